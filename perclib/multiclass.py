@@ -1,0 +1,154 @@
+"""The multi-class perceptron (Collins 2002; CIML ch. 4 and 6)."""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _validation as V
+from ._base import BaseModel
+from ._engine import epoch_indices
+
+
+@dataclass(frozen=True)
+class MultiStep:
+    """One visited example of a recorded multi-class fit (``record=True``)."""
+
+    epoch: int
+    index: int
+    x: np.ndarray
+    y: int          # index of the true class in classes_
+    scores: np.ndarray
+    y_hat: int      # index of the predicted class (first argmax)
+    updated: bool
+    W: np.ndarray   # weights after the step, shape (n_classes, n_features)
+    b: np.ndarray   # biases after the step, shape (n_classes,)
+
+
+class MulticlassPerceptron(BaseModel):
+    """One weight vector and bias per class; predict the class with the highest score.
+
+    On a mistake (y_hat != y, where y_hat = argmax_k w_k.x + b_k with ties to the lowest index, as
+    ``numpy.argmax``) it updates w_y += eta*x and w_yhat -= eta*x, and b_y += eta, b_yhat -= eta.
+    With two classes this is the binary perceptron on w_+ - w_- (each step moves it by 2*eta*y*x).
+
+    Parameters
+    ----------
+    eta : float, default=1.0
+    max_iter : int, default=100
+        The most epochs. Without averaging, training stops after an epoch without mistakes and warns
+        with a ConvergenceWarning when ``max_iter`` ends it first. With ``average=True`` all
+        ``max_iter`` epochs run (the average depends on them), without a warning.
+    order : {"cyclic", "shuffle"}, default="cyclic"
+    fit_intercept : bool, default=True
+    random_state : None, int or numpy.random.Generator, default=None
+    average : bool, default=False
+        Return the average of the iterates (CIML's cached-weights trick, per class), as
+        :class:`AveragedPerceptron` does for two classes.
+    record : bool, default=False
+        Keep ``history_``, one :class:`MultiStep` per visited example.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_classes, n_features)
+    intercept_ : ndarray of shape (n_classes,)
+    classes_ : ndarray of shape (n_classes,)
+    last_coef_, last_intercept_ : the last iterate (equal to coef_, intercept_ without averaging).
+    n_features_in_, n_iter_, n_updates_, converged_, mistakes_ : as in :class:`Perceptron`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perclib import MulticlassPerceptron
+    >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [-1.0, -1.0]])
+    >>> clf = MulticlassPerceptron().fit(X, ["a", "b", "c"])
+    >>> clf.predict(X).tolist(), clf.n_iter_
+    (['a', 'b', 'c'], 3)
+    """
+
+    def __init__(self, *, eta=1.0, max_iter=100, order="cyclic", fit_intercept=True, random_state=None,
+                 average=False, record=False):
+        self.eta = eta
+        self.max_iter = max_iter
+        self.order = order
+        self.fit_intercept = fit_intercept
+        self.random_state = random_state
+        self.average = average
+        self.record = record
+
+    def fit(self, X, y):
+        """Train on (X, y) with at least two classes; return self."""
+        eta = V.check_positive(self.eta, "eta")
+        max_iter = V.check_max_iter(self.max_iter)
+        V.check_choice(self.order, "order", V.ORDERS[:2])
+        fit_intercept = V.check_bool(self.fit_intercept, "fit_intercept")
+        average = V.check_bool(self.average, "average")
+        record = V.check_bool(self.record, "record")
+        X, y = V.check_X_y(X, y)
+        classes, yi = np.unique(y, return_inverse=True)
+        if classes.shape[0] < 2:
+            raise ValueError(f"MulticlassPerceptron needs at least 2 classes in y; got {classes.shape[0]}: "
+                             f"{V._show(classes)}.")
+        rng = V.check_random_state(self.random_state)
+        n, d = X.shape
+        K = classes.shape[0]
+        W, b = np.zeros((K, d)), np.zeros(K)
+        U, beta = np.zeros((K, d)), np.zeros(K)
+        c = 1
+        history = [] if record else None
+        mistakes = []
+        converged = False
+        for epoch in range(1, max_iter + 1):
+            updates = 0
+            for i in epoch_indices(n, self.order, rng):
+                x, t = X[i], int(yi[i])
+                s = W @ x + b
+                p = int(np.argmax(s))
+                if p != t:
+                    W[t] += eta * x
+                    W[p] -= eta * x
+                    U[t] += (eta * c) * x
+                    U[p] -= (eta * c) * x
+                    if fit_intercept:
+                        b[t] += eta
+                        b[p] -= eta
+                        beta[t] += eta * c
+                        beta[p] -= eta * c
+                    updates += 1
+                c += 1
+                if record:
+                    history.append(MultiStep(epoch, int(i), x.copy(), t, s, p, p != t, W.copy(), b.copy()))
+            mistakes.append(updates)
+            if updates == 0 and not average:
+                converged = True
+                break
+        self.classes_ = classes
+        self.n_features_in_ = d
+        self.last_coef_, self.last_intercept_ = W, b
+        if average:
+            self.coef_, self.intercept_ = W - U / c, b - beta / c
+        else:
+            self.coef_, self.intercept_ = W.copy(), b.copy()
+        self.mistakes_ = np.array(mistakes, dtype=np.int64)
+        self.n_iter_ = len(mistakes)
+        self.n_updates_ = int(self.mistakes_.sum())
+        self.converged_ = converged or bool(self.mistakes_[-1] == 0)
+        if record:
+            self.history_ = history
+        if not average and not converged:
+            warnings.warn(
+                f"MulticlassPerceptron stopped after max_iter={max_iter} epochs without an epoch free of "
+                "mistakes: the classes may not be linearly separable, or it needs more epochs.",
+                V.ConvergenceWarning, stacklevel=2)
+        return self
+
+    def decision_function(self, X):
+        """The score w_k.x + b_k of every class for each row of X, shape (n_samples, n_classes)."""
+        self._check_fitted("decision_function")
+        X = self._check_X(X)
+        return X @ self.coef_.T + self.intercept_
+
+    def predict(self, X):
+        """The class with the highest score (ties go to the lowest class index)."""
+        return self.classes_[np.argmax(self.decision_function(X), axis=1)]

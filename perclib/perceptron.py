@@ -1,0 +1,163 @@
+"""Rosenblatt's perceptron, as in CIML's PerceptronTrain."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from . import _validation as V
+from ._base import BinaryLinearModel
+from ._engine import train
+
+
+class Perceptron(BinaryLinearModel):
+    """The perceptron: learn h(x) = sign(w.x + b) by correcting one mistake at a time.
+
+    Parameters
+    ----------
+    eta : float, default=1.0
+        The learning rate, > 0. Starting from w = 0 and b = 0, eta only rescales (w, b), so the
+        mistakes made and the boundary learned do not depend on it.
+    max_iter : int, default=100
+        The most epochs (passes over the data) to run. Training stops earlier, after the first
+        epoch without an update. With ``order="random-mistake"`` an iteration is one scan of the
+        data followed by one update (Learning From Data's PLA iteration), so ``max_iter`` bounds the
+        number of scans, and with it the number of updates.
+    order : {"cyclic", "shuffle", "random-mistake"}, default="cyclic"
+        "cyclic" visits the data in its order every epoch; "shuffle" draws a fresh permutation each
+        epoch; "random-mistake" picks a uniformly random point among those misclassified now.
+    rule : {"margin", "prediction"}, default="margin"
+        "margin" updates when y*(w.x + b) <= 0, with w += eta*y*x and b += eta*y (CIML, the IIT-B
+        CS 337 notes and scikit-learn). "prediction" predicts y_hat = +1 if w.x + b >= 0 else -1 and
+        updates when y_hat != y, with w += eta*(y - y_hat)*x and b += eta*(y - y_hat) (the Melbourne
+        COMP90049 lecture). The rules differ on ties (an activation of exactly 0 is a mistake for
+        the margin rule, but only for y = -1 under the prediction rule) and by a factor of 2 in the
+        step, since y - y_hat = 2*y on a mistake.
+    fit_intercept : bool, default=True
+        Learn the bias b. With False, b stays at its initial value (0 unless ``intercept_init``).
+    random_state : None, int or numpy.random.Generator, default=None
+        Seeds the "shuffle" and "random-mistake" orders.
+    record : bool, default=False
+        Keep ``history_``, one record per visited example.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The weights w.
+    intercept_ : float
+        The bias b.
+    classes_ : ndarray of shape (2,)
+        The two labels; ``classes_[1]`` is the +1 class.
+    n_features_in_ : int
+        The number of features seen in fit.
+    n_iter_ : int
+        Epochs run, counting the final clean epoch (for "random-mistake": scans of the data).
+    n_updates_ : int
+        Updates made in all.
+    converged_ : bool
+        Whether the last epoch made no update. False means ``max_iter`` stopped training.
+    mistakes_ : ndarray of shape (n_iter_,)
+        Updates made in each epoch.
+    history_ : list of Step
+        Only with ``record=True``: for each visited example its epoch, index, x, y (as +1/-1), the
+        activation, y_hat, whether it updated, and w and b after the step.
+
+    Notes
+    -----
+    With ``rule="margin"``, ``order="cyclic"`` and w, b starting at 0, ``coef_`` and
+    ``intercept_`` are bit-identical to ``sklearn.linear_model.Perceptron(shuffle=False,
+    tol=None, eta0=eta, max_iter=k)`` for any k; the tests check this.
+
+    Examples
+    --------
+    >>> from perclib import Perceptron
+    >>> from perclib.datasets import worked_example
+    >>> X, y = worked_example()
+    >>> clf = Perceptron(rule="prediction").fit(X, y)
+    >>> clf.coef_, clf.intercept_, clf.n_iter_
+    (array([2., 2.]), -2.0, 3)
+    >>> clf.predict([[2, 2], [-1, -1]])
+    array([ 1, -1])
+    """
+
+    def __init__(self, *, eta=1.0, max_iter=100, order="cyclic", rule="margin", fit_intercept=True,
+                 random_state=None, record=False):
+        self.eta = eta
+        self.max_iter = max_iter
+        self.order = order
+        self.rule = rule
+        self.fit_intercept = fit_intercept
+        self.random_state = random_state
+        self.record = record
+
+    def _check_params(self):
+        self._check_common_params()
+        V.check_choice(self.order, "order", V.ORDERS)
+        V.check_choice(self.rule, "rule", V.RULES)
+        V.check_bool(self.record, "record")
+
+    def fit(self, X, y, coef_init=None, intercept_init=None):
+        """Train from w = coef_init (default 0) and b = intercept_init (default 0); return self."""
+        self._check_params()
+        X, y_signed, classes = self._prepare(X, y)
+        w, b = V.check_init(coef_init, intercept_init, X.shape[1])
+        for name in ("classes_", "coef_", "intercept_", "history_"):
+            self.__dict__.pop(name, None)
+        self.classes_ = classes
+        self.n_features_in_ = X.shape[1]
+        self._rng = V.check_random_state(self.random_state)
+        self.n_iter_, self.n_updates_ = 0, 0
+        self.mistakes_ = np.zeros(0, dtype=np.int64)
+        if self.record:
+            self.history_ = []
+        self._run(X, y_signed, w, float(b), self.max_iter)
+        if not self.converged_:
+            warnings.warn(
+                f"Perceptron stopped after max_iter={self.max_iter} "
+                f"{'iterations' if self.order == 'random-mistake' else 'epochs'} without an epoch free of "
+                "mistakes: the data may not be linearly separable, or it needs more epochs.",
+                V.ConvergenceWarning, stacklevel=2)
+        return self
+
+    def partial_fit(self, X, y, classes=None):
+        """One online pass over (X, y) from the current weights; return self.
+
+        On the first call, ``classes`` names the two labels (it may be omitted when y holds both).
+        """
+        self._check_params()
+        X, y = V.check_X_y(X, y)
+        if "classes_" not in self.__dict__:
+            if classes is None:
+                classes = np.unique(y)
+                if classes.shape[0] != 2:
+                    raise ValueError("classes must be given on the first call to partial_fit when y does "
+                                     "not hold both labels, for example classes=[-1, 1].")
+            classes = V.binary_classes(np.asarray(classes), type(self).__name__)
+            self.classes_ = classes
+            self.n_features_in_ = X.shape[1]
+            self._rng = V.check_random_state(self.random_state)
+            self.n_iter_, self.n_updates_ = 0, 0
+            self.mistakes_ = np.zeros(0, dtype=np.int64)
+            if self.record:
+                self.history_ = []
+            w, b = np.zeros(X.shape[1]), 0.0
+        else:
+            V.check_n_features(X, self.n_features_in_, type(self).__name__)
+            if classes is not None and not np.array_equal(np.unique(np.asarray(classes)), self.classes_):
+                raise ValueError(f"classes={classes!r} differs from the classes of the first call, "
+                                 f"{list(self.classes_)}.")
+            w, b = self.coef_.copy(), self.intercept_
+        self._run(X, V.encode_binary(y, self.classes_), w, b, 1)
+        return self
+
+    def _run(self, X, y, w, b, max_iter):
+        b, n_iter, n_updates, converged, mistakes = train(
+            X, y, w, b, eta=float(self.eta), max_iter=max_iter, order=self.order, rule=self.rule,
+            fit_intercept=self.fit_intercept, rng=self._rng,
+            record=self.history_ if self.record else None, epoch_offset=self.n_iter_)
+        self.coef_ = w
+        self.intercept_ = float(b)
+        self.n_iter_ += n_iter
+        self.n_updates_ += n_updates
+        self.converged_ = converged
+        self.mistakes_ = np.concatenate([self.mistakes_, mistakes])

@@ -1,0 +1,217 @@
+"""Figures for the course, in the manner of mlxtend's ``plot_decision_regions``.
+
+Conventions, the same in every figure:
+
+- o for the +1 class and x for the -1 class;
+- the Okabe-Ito colour-blind-safe palette (blue for +1, vermillion for -1);
+- w drawn as an arrow normal to the boundary w.x + b = 0, the +1 half-plane shaded blue;
+- equal aspect for geometry, labelled axes, a white background.
+
+Every helper takes ``ax=None``, draws on it (or on a new axes), and returns the axes. None of them
+calls ``plt.show()``.
+"""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from . import _validation as V
+
+#: Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour-vision deficiency.
+OKABE_ITO = {
+    "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73", "yellow": "#F0E442",
+    "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#CC79A7", "black": "#000000",
+}
+POSITIVE = {"marker": "o", "color": OKABE_ITO["blue"], "label": "+1"}
+NEGATIVE = {"marker": "x", "color": OKABE_ITO["vermillion"], "label": "−1"}
+#: Colours for classes 0, 1, 2, ... of a multi-class figure, with their markers.
+CLASS_COLORS = [OKABE_ITO[k] for k in ("blue", "vermillion", "green", "orange", "purple", "sky", "yellow", "black")]
+CLASS_MARKERS = ["o", "x", "s", "^", "D", "v", "P", "*"]
+
+
+def _ax(ax):
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(5, 5))
+    ax.figure.patch.set_facecolor("white")
+    ax.set_facecolor("white")
+    return ax
+
+
+def _signs(y):
+    y = np.asarray(y)
+    classes = np.unique(y)
+    if classes.shape[0] > 2:
+        raise ValueError(f"plot_data draws two classes; got {classes.shape[0]}. Use plot_classes for more.")
+    if classes.shape[0] == 2:
+        return np.where(y == classes[1], 1, -1)
+    if classes[0] in (1, -1):
+        return y.astype(int)
+    raise ValueError("With a single class, y must be +1 or -1 so the marker is known.")
+
+
+def plot_data(X, y, ax=None, *, s=60, labels=None):
+    """Scatter 2-D data: o (blue) for the +1 class, x (vermillion) for the -1 class.
+
+    ``y`` may hold any two labels (the larger is +1). ``labels`` overrides the legend's names
+    as a pair (name of -1, name of +1). Returns the axes.
+    """
+    X = V.check_array(X)
+    if X.shape[1] != 2:
+        raise ValueError(f"plot_data draws 2-D data; X has {X.shape[1]} features.")
+    y = V.check_y(y, X.shape[0])
+    ys = _signs(y)
+    ax = _ax(ax)
+    for sign, style in ((1, POSITIVE), (-1, NEGATIVE)):
+        pts = X[ys == sign]
+        if len(pts):
+            label = style["label"] if labels is None else labels[(sign + 1) // 2]
+            kw = {"facecolors": "none", "edgecolors": style["color"]} if style["marker"] == "o" else {"c": style["color"]}
+            ax.scatter(pts[:, 0], pts[:, 1], marker=style["marker"], s=s, linewidths=1.8, label=label,
+                       zorder=3, **kw)
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    ax.set_aspect("equal", adjustable="datalim")
+    return ax
+
+
+def _limits(ax, xlim, ylim):
+    if xlim is None or ylim is None:
+        ax.autoscale_view()
+    return (ax.get_xlim() if xlim is None else tuple(xlim)), (ax.get_ylim() if ylim is None else tuple(ylim))
+
+
+def boundary_segment(w, b, xlim, ylim):
+    """The two ends of the line w.x + b = 0 inside the box xlim x ylim, or None if it misses the box."""
+    w = np.asarray(w, dtype=np.float64)
+    if w.shape != (2,):
+        raise ValueError(f"w must have 2 entries to draw a 2-D boundary; got shape {w.shape}.")
+    (x0, x1), (y0, y1) = xlim, ylim
+    pts = []
+    if w[1] != 0:
+        for x in (x0, x1):
+            yy = -(w[0] * x + b) / w[1]
+            if y0 <= yy <= y1:
+                pts.append((x, yy))
+    if w[0] != 0:
+        for yy in (y0, y1):
+            x = -(w[1] * yy + b) / w[0]
+            if x0 <= x <= x1:
+                pts.append((x, yy))
+    pts = sorted(set(pts))
+    if len(pts) < 2:
+        return None
+    return np.array([pts[0], pts[-1]])
+
+
+def plot_decision_boundary(w, b, ax=None, *, xlim=None, ylim=None, shade=True, arrow=True,
+                           color="black", linestyle="-", label="$w\\cdot x+b=0$", alpha=0.12):
+    """Draw the boundary w.x + b = 0, shade the +1 half-plane (blue) and the -1 half-plane
+    (vermillion), and draw w as an arrow normal to the boundary. Returns the axes.
+
+    The limits default to the axes' current limits, so draw the data first.
+    """
+    ax = _ax(ax)
+    w = np.asarray(w, dtype=np.float64)
+    b = float(b)
+    xlim, ylim = _limits(ax, xlim, ylim)
+    if shade:
+        gx, gy = np.meshgrid(np.linspace(*xlim, 200), np.linspace(*ylim, 200))
+        pos = (w[0] * gx + w[1] * gy + b) >= 0
+        ax.contourf(gx, gy, pos.astype(float), levels=[-0.5, 0.5, 1.5],
+                    colors=[NEGATIVE["color"], POSITIVE["color"]], alpha=alpha, zorder=0)
+    seg = boundary_segment(w, b, xlim, ylim) if np.any(w != 0) else None
+    if seg is not None:
+        ax.plot(seg[:, 0], seg[:, 1], color=color, linestyle=linestyle, linewidth=2, label=label, zorder=2)
+        if arrow:
+            mid = seg.mean(axis=0)
+            span = min(xlim[1] - xlim[0], ylim[1] - ylim[0])
+            d = w / np.linalg.norm(w) * 0.2 * span
+            ax.annotate("", xy=mid + d, xytext=mid, zorder=4,
+                        arrowprops={"arrowstyle": "-|>", "color": color, "linewidth": 2})
+            ax.text(*(mid + 1.12 * d), "$w$", color=color, ha="center", va="center", zorder=4)
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    ax.set_aspect("equal", adjustable="box")
+    return ax
+
+
+def plot_update(x, y, w_before, b_before, w_after, b_after, ax=None, *, eta=1.0, xlim=None, ylim=None):
+    """One update step: the boundary before (dashed) and after (solid), the point x, and the
+    vector eta*y*x that the step adds to w, drawn from the tip of the old w. Returns the axes.
+    """
+    ax = _ax(ax)
+    x = np.asarray(x, dtype=np.float64)
+    style = POSITIVE if y > 0 else NEGATIVE
+    kw = {"facecolors": "none", "edgecolors": style["color"]} if style["marker"] == "o" else {"c": style["color"]}
+    ax.scatter([x[0]], [x[1]], marker=style["marker"], s=160, linewidths=2.5, zorder=5,
+               label=f"the point x (y = {'+1' if y > 0 else '−1'})", **kw)
+    xlim, ylim = _limits(ax, xlim, ylim)
+    plot_decision_boundary(w_before, b_before, ax, xlim=xlim, ylim=ylim, shade=False, arrow=False,
+                           color=OKABE_ITO["black"], linestyle="--", label="before")
+    plot_decision_boundary(w_after, b_after, ax, xlim=xlim, ylim=ylim, shade=True, arrow=False,
+                           color=OKABE_ITO["green"], label="after")
+    w0 = np.asarray(w_before, dtype=np.float64)
+    w1 = np.asarray(w_after, dtype=np.float64)
+    ax.annotate("", xy=w0, xytext=(0, 0), arrowprops={"arrowstyle": "-|>", "color": OKABE_ITO["black"],
+                                                      "linestyle": "--", "linewidth": 1.5})
+    ax.annotate("", xy=w1, xytext=w0, arrowprops={"arrowstyle": "-|>", "color": OKABE_ITO["purple"],
+                                                  "linewidth": 2})
+    ax.annotate("", xy=w1, xytext=(0, 0), arrowprops={"arrowstyle": "-|>", "color": OKABE_ITO["green"],
+                                                      "linewidth": 2})
+    ax.plot([], [], color=OKABE_ITO["purple"], linewidth=2, label=f"$\\eta y x$ = {eta:g}·({'+1' if y > 0 else '−1'})·x")
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    return ax
+
+
+def plot_mistakes(mistakes, ax=None, *, label="updates"):
+    """Updates (mistakes) per epoch, as bars. Returns the axes."""
+    m = np.asarray(mistakes)
+    if m.ndim != 1 or m.size == 0:
+        raise ValueError("mistakes must be a non-empty 1-D sequence, for example model.mistakes_.")
+    ax = _ax(ax)
+    epochs = np.arange(1, m.size + 1)
+    ax.bar(epochs, m, color=OKABE_ITO["blue"], label=label)
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("updates in the epoch")
+    ax.set_xticks(epochs if m.size <= 20 else ax.get_xticks())
+    ax.set_xlim(0.4, m.size + 0.6)
+    return ax
+
+
+def plot_classes(X, y, ax=None, *, s=50):
+    """Scatter 2-D data of several classes, each with its own colour and marker. Returns the axes."""
+    X = V.check_array(X)
+    if X.shape[1] != 2:
+        raise ValueError(f"plot_classes draws 2-D data; X has {X.shape[1]} features.")
+    y = V.check_y(y, X.shape[0])
+    ax = _ax(ax)
+    for k, c in enumerate(np.unique(y)):
+        pts = X[y == c]
+        marker = CLASS_MARKERS[k % len(CLASS_MARKERS)]
+        color = CLASS_COLORS[k % len(CLASS_COLORS)]
+        kw = {"facecolors": "none", "edgecolors": color} if marker in "osD^v" else {"c": color}
+        ax.scatter(pts[:, 0], pts[:, 1], marker=marker, s=s, linewidths=1.5, label=str(c), zorder=3, **kw)
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    ax.set_aspect("equal", adjustable="datalim")
+    return ax
+
+
+def plot_decision_regions(model, X, y, ax=None, *, resolution=300, alpha=0.15):
+    """Shade the region each class wins under a fitted 2-D model and scatter the data over it."""
+    X = V.check_array(X)
+    ax = plot_classes(X, y, ax)
+    ax.autoscale_view()
+    xlim, ylim = ax.get_xlim(), ax.get_ylim()
+    gx, gy = np.meshgrid(np.linspace(*xlim, resolution), np.linspace(*ylim, resolution))
+    pred = model.predict(np.c_[gx.ravel(), gy.ravel()])
+    classes = list(np.unique(y))
+    idx = np.array([classes.index(p) for p in pred]).reshape(gx.shape)
+    colors = [CLASS_COLORS[k % len(CLASS_COLORS)] for k in range(len(classes))]
+    ax.contourf(gx, gy, idx, levels=np.arange(len(classes) + 1) - 0.5, colors=colors, alpha=alpha, zorder=0)
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    return ax

@@ -1,0 +1,81 @@
+"""The pocket algorithm (Gallant 1990; Learning From Data, section 3.1)."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _validation as V
+from ._base import BinaryLinearModel
+from ._engine import predict_sign, scores, train
+
+
+class PocketPerceptron(BinaryLinearModel):
+    """The perceptron that keeps, "in its pocket", the weights with the fewest training mistakes.
+
+    It runs the perceptron exactly as :class:`Perceptron` does and, after every update, counts the
+    training mistakes of the new weights (sign(0) = +1). When they are fewer than those of the
+    weights in the pocket, the new weights replace them. On data that is not linearly separable the
+    last iterate keeps jumping about; the pocket only ever gets better on the training data.
+
+    Parameters
+    ----------
+    eta, max_iter, order, rule, fit_intercept, random_state
+        As in :class:`Perceptron`. Running out of ``max_iter`` is expected here, so no warning is given;
+        ``converged_`` tells whether an epoch was free of mistakes.
+
+    Attributes
+    ----------
+    coef_, intercept_ : the pocket weights (fewest training mistakes seen).
+    pocket_mistakes_ : int
+        Training mistakes of the pocket weights.
+    last_coef_, last_intercept_ : the last iterate of the perceptron.
+    classes_, n_features_in_, n_iter_, n_updates_, converged_, mistakes_ : as in :class:`Perceptron`.
+
+    Examples
+    --------
+    >>> from perclib import PocketPerceptron
+    >>> from perclib.datasets import make_xor
+    >>> X, y = make_xor()
+    >>> clf = PocketPerceptron(max_iter=20).fit(X, y)
+    >>> clf.converged_, clf.pocket_mistakes_
+    (False, 2)
+    """
+
+    def __init__(self, *, eta=1.0, max_iter=100, order="cyclic", rule="margin", fit_intercept=True,
+                 random_state=None):
+        self.eta = eta
+        self.max_iter = max_iter
+        self.order = order
+        self.rule = rule
+        self.fit_intercept = fit_intercept
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        """Train and keep the best weights seen; return self."""
+        self._check_common_params()
+        V.check_choice(self.order, "order", V.ORDERS)
+        V.check_choice(self.rule, "rule", V.RULES)
+        X, y, classes = self._prepare(X, y)
+        x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
+
+        def training_mistakes(w, b):
+            return int(np.count_nonzero(predict_sign(scores(X, w, b, x_norms)) != y))
+
+        w = np.zeros(X.shape[1])
+        pocket = {"w": w.copy(), "b": 0.0, "mistakes": training_mistakes(w, 0.0)}
+
+        def on_update(w, b):
+            m = training_mistakes(w, b)
+            if m < pocket["mistakes"]:
+                pocket.update(w=w.copy(), b=float(b), mistakes=m)
+
+        b, n_iter, n_updates, converged, mistakes = train(
+            X, y, w, 0.0, eta=float(self.eta), max_iter=self.max_iter, order=self.order, rule=self.rule,
+            fit_intercept=self.fit_intercept, rng=V.check_random_state(self.random_state),
+            on_update=on_update)
+        self.classes_ = classes
+        self.n_features_in_ = X.shape[1]
+        self.coef_, self.intercept_ = pocket["w"], pocket["b"]
+        self.pocket_mistakes_ = pocket["mistakes"]
+        self.last_coef_, self.last_intercept_ = w, float(b)
+        self.n_iter_, self.n_updates_, self.converged_, self.mistakes_ = n_iter, n_updates, converged, mistakes
+        return self
