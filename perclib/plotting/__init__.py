@@ -1,0 +1,7 @@
+"""Figures for the course (see :mod:`perclib.plotting.core` for the conventions every figure follows).
+
+Every helper takes ``ax=None``, draws on it or on a new axes, and returns the axes.
+"""
+from .core import (CLASS_COLORS, CLASS_MARKERS, NEGATIVE, OKABE_ITO, POSITIVE, boundary_segment,
+                   plot_classes, plot_data, plot_decision_boundary, plot_decision_regions, plot_mistakes,
+                   plot_update)

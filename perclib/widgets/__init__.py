@@ -1,0 +1,6 @@
+"""Interactive widgets for the course, built on :mod:`perclib.plotting` and the models.
+
+Widgets depend on plotting and algorithms, never the other way round. Each widget keeps its logic
+in plain methods (``update``, ``state``) so that tests can drive it headlessly: set a control's
+value, then check the state and the figure's data.
+"""
