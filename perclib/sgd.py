@@ -1,0 +1,227 @@
+"""Stochastic (sub)gradient descent on a linear model h(x) = sign(w.x + b).
+
+One SGD step on the example (x, y) moves (w, b) against a subgradient of the loss l(y, a) of the
+activation a = w.x + b::
+
+    c = -eta * dl/da(y, a)      # a number
+    w += c * x
+    b += c                      # the bias is the weight of the constant feature 1
+
+Three losses, all functions of the signed activation y*a:
+
+- ``"perceptron"``: max(0, -y a). At the kink y a = 0 its subgradient set is
+  {-t y : 0 <= t <= 1} (times (x, 1) for the weights); ``at_zero`` is the t chosen there. With
+  t = 1 a step is c = eta*y on every example with y a <= 0 and nothing otherwise: exactly the
+  perceptron's update (margin rule), bit for bit, so :class:`LinearSGD` with this loss and
+  :class:`perclib.Perceptron` give identical weights (the tests check it).
+- ``"hinge"``: max(0, 1 - y a), the SVM's loss: it also updates correct points with y a < 1.
+- ``"logistic"``: log(1 + exp(-y a)), the cross-entropy of the sigmoid sigma(a) (logistic
+  regression). It is smooth, and every example moves (w, b) a little: c = eta * y * sigma(-y a).
+
+``"zero_one"`` (1 where y a <= 0, the margin rule's mistakes, else 0) is available in
+:func:`loss_value` for plots; it has no useful subgradient (0 almost everywhere).
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import _validation as V
+from ._base import BinaryLinearModel
+from ._engine import Step, activation, epoch_indices
+
+#: The losses SGD can descend.
+LOSSES = ("perceptron", "hinge", "logistic")
+#: The losses :func:`loss_value` can evaluate (the SGD losses and the 0-1 loss).
+ALL_LOSSES = LOSSES + ("zero_one",)
+SGD_ORDERS = ("cyclic", "shuffle")
+
+
+def _check_loss(loss, allowed=LOSSES):
+    return V.check_choice(loss, "loss", allowed)
+
+
+def _check_at_zero(at_zero):
+    if isinstance(at_zero, bool) or not isinstance(at_zero, numbers.Real) or not 0.0 <= at_zero <= 1.0:
+        raise ValueError(f"at_zero must be a number in [0, 1], the subgradient set at the kink; got {at_zero!r}.")
+    return float(at_zero)
+
+
+def _signs(y):
+    y = np.asarray(y, dtype=np.float64)
+    if not np.all(np.isin(y, (-1.0, 1.0))):
+        raise ValueError("y must hold the labels -1 and +1 here.")
+    return y
+
+
+def loss_value(loss, y, a):
+    """The loss of activations ``a`` for labels ``y`` in {-1, +1}, elementwise.
+
+    >>> loss_value("hinge", [1, -1], [0.25, 2.0])
+    array([0.75, 3.  ])
+    >>> loss_value("zero_one", [1, 1, -1], [0.0, -1.0, -1.0])
+    array([1., 1., 0.])
+    """
+    _check_loss(loss, ALL_LOSSES)
+    m = _signs(y) * np.asarray(a, dtype=np.float64)
+    if loss == "perceptron":
+        return np.maximum(0.0, -m)
+    if loss == "hinge":
+        return np.maximum(0.0, 1.0 - m)
+    if loss == "logistic":
+        return np.logaddexp(0.0, -m)
+    return (m <= 0).astype(np.float64)
+
+
+def loss_derivative(loss, y, a, *, at_zero=1.0):
+    """A subgradient dl/da of the loss at the activation ``a`` (elementwise).
+
+    At a kink (y a = 0 for the perceptron loss, y a = 1 for the hinge) the subgradient set is
+    {-t y : 0 <= t <= 1}; ``at_zero`` is the t returned there.
+
+    >>> loss_derivative("perceptron", [1, 1, 1], [-2.0, 0.0, 3.0])
+    array([-1., -1.,  0.])
+    >>> loss_derivative("perceptron", [1], [0.0], at_zero=0.5)
+    array([-0.5])
+    """
+    _check_loss(loss)
+    t0 = _check_at_zero(at_zero)
+    y = _signs(y)
+    m = y * np.asarray(a, dtype=np.float64)
+    if loss == "logistic":
+        return -y * np.exp(-np.logaddexp(0.0, m))  # -y * sigma(-m), computed without overflow
+    kink = 0.0 if loss == "perceptron" else 1.0
+    t = np.where(m < kink, 1.0, np.where(m == kink, t0, 0.0))
+    return -t * y + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+def subgradient(x, y, w, b, *, loss="perceptron", at_zero=1.0):
+    """A subgradient (g_w, g_b) of l(y, w.x + b) for one example: dl/da times (x, 1).
+
+    >>> subgradient([1.0, 2.0], 1, [0.0, 0.0], 0.0)
+    (array([-1., -2.]), -1.0)
+    """
+    x = np.asarray(x, dtype=np.float64)
+    w = np.asarray(w, dtype=np.float64)
+    if x.ndim != 1 or w.shape != x.shape:
+        raise ValueError(f"x and w must be 1-D of the same length; got shapes {x.shape} and {w.shape}.")
+    g = float(loss_derivative(loss, [y], [float(w @ x) + float(b)], at_zero=at_zero)[0])
+    return g * x, g
+
+
+def objective(X, y, w, b, *, loss="perceptron"):
+    """The mean loss (1/n) sum_i l(y_i, w.x_i + b) over a data set (y in {-1, +1}).
+
+    >>> objective([[1.0], [-1.0]], [1, -1], [1.0], 0.0, loss="hinge")
+    0.0
+    """
+    X = V.check_array(X)
+    y = V.check_y(y, X.shape[0])
+    return float(np.mean(loss_value(loss, y, X @ np.asarray(w, dtype=np.float64) + float(b))))
+
+
+class LinearSGD(BinaryLinearModel):
+    """A linear classifier trained by SGD on the perceptron, hinge or logistic loss.
+
+    Parameters
+    ----------
+    loss : {"perceptron", "hinge", "logistic"}, default="perceptron"
+    eta : float, default=1.0
+        The step size, > 0 (constant).
+    max_iter : int, default=100
+        The most epochs. Training stops after the first epoch in which no step moved (w, b)
+        (``converged_``); with the logistic loss every step moves, so it runs all ``max_iter``.
+        No warning is given: reaching ``max_iter`` is normal for SGD.
+    order : {"cyclic", "shuffle"}, default="cyclic"
+        The order of the examples in each epoch, drawn as :class:`perclib.Perceptron` draws it.
+    fit_intercept : bool, default=True
+    at_zero : float in [0, 1], default=1.0
+        The subgradient chosen at the kink (see :func:`loss_derivative`).
+    random_state : None, int or numpy.random.Generator, default=None
+    record : bool, default=False
+        Keep ``history_``: one :class:`perclib._engine.Step` per visited example (``updated`` is
+        whether the step moved (w, b)), so the Stepper widget can replay it.
+
+    Attributes
+    ----------
+    coef_, intercept_, classes_, n_features_in_ : as in :class:`perclib.Perceptron`.
+    n_iter_ : int
+        Epochs run.
+    n_updates_ : int
+        Steps that moved (w, b).
+    converged_ : bool
+        Whether the last epoch made no move.
+    objective_ : ndarray of shape (n_iter_,)
+        The mean training loss after each epoch.
+    history_ : list of Step (with ``record=True``)
+
+    Examples
+    --------
+    SGD on the perceptron loss, with the subgradient -y (x, 1) at the kink, is the perceptron:
+
+    >>> import numpy as np
+    >>> from perclib import Perceptron
+    >>> from perclib.datasets import make_separable
+    >>> X, y = make_separable(40, 3, margin=0.1, random_state=0)
+    >>> sgd = LinearSGD(loss="perceptron", eta=0.5).fit(X, y)
+    >>> pla = Perceptron(eta=0.5).fit(X, y)
+    >>> bool(np.array_equal(sgd.coef_, pla.coef_)), sgd.intercept_ == pla.intercept_
+    (True, True)
+    """
+
+    def __init__(self, *, loss="perceptron", eta=1.0, max_iter=100, order="cyclic", fit_intercept=True,
+                 at_zero=1.0, random_state=None, record=False):
+        self.loss = loss
+        self.eta = eta
+        self.max_iter = max_iter
+        self.order = order
+        self.fit_intercept = fit_intercept
+        self.at_zero = at_zero
+        self.random_state = random_state
+        self.record = record
+
+    def fit(self, X, y, coef_init=None, intercept_init=None):
+        """Run SGD from w = coef_init (default 0), b = intercept_init (default 0); return self."""
+        _check_loss(self.loss)
+        self._check_common_params()
+        V.check_choice(self.order, "order", SGD_ORDERS)
+        at_zero = _check_at_zero(self.at_zero)
+        V.check_bool(self.record, "record")
+        X, ys, classes = self._prepare(X, y)
+        w, b = V.check_init(coef_init, intercept_init, X.shape[1])
+        b = float(b)
+        for name in ("classes_", "coef_", "intercept_", "history_"):
+            self.__dict__.pop(name, None)
+        rng = V.check_random_state(self.random_state)
+        eta = float(self.eta)
+        x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
+        history = [] if self.record else None
+        objective_, n_updates, converged, epoch = [], 0, False, 0
+        for epoch in range(1, self.max_iter + 1):
+            moved = 0
+            for i in epoch_indices(X.shape[0], self.order, rng):
+                x, yi = X[i], ys[i]
+                a = activation(w, b, x, x_norms[i])
+                c = -eta * float(loss_derivative(self.loss, [yi], [a], at_zero=at_zero)[0])
+                if c != 0.0:
+                    w += c * x
+                    if self.fit_intercept:
+                        b += c
+                    moved += 1
+                if history is not None:
+                    history.append(Step(epoch, int(i), x.copy(), float(yi), float(a),
+                                        1.0 if a >= 0 else -1.0, c != 0.0, w.copy(), float(b)))
+            n_updates += moved
+            objective_.append(float(np.mean(loss_value(self.loss, ys, X @ w + b))))
+            if moved == 0:
+                converged = True
+                break
+        self.classes_ = classes
+        self.n_features_in_ = X.shape[1]
+        self.coef_, self.intercept_ = w, float(b)
+        self.n_iter_, self.n_updates_, self.converged_ = epoch, n_updates, converged
+        self.objective_ = np.array(objective_)
+        if history is not None:
+            self.history_ = history
+        return self
