@@ -151,4 +151,5 @@ class MulticlassPerceptron(BaseModel):
 
     def predict(self, X):
         """The class with the highest score (ties go to the lowest class index)."""
-        return self.classes_[np.argmax(self.decision_function(X), axis=1)]
+        scores = self.decision_function(X)
+        return self.classes_[np.argmax(scores, axis=1)]
