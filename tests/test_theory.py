@@ -1,0 +1,151 @@
+"""perclib.theory against independent solvers, duality certificates and brute force."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import minimize
+
+from perclib import Perceptron
+from perclib.datasets import make_separable, make_xor, worked_example
+from perclib.theory import (_min_norm_point, hinge_loss, logistic_loss, margin, max_margin, mistake_bound,
+                            perceptron_criterion, perceptron_loss, perceptron_subgradient, radius)
+
+
+def _augmented(X, y):
+    ys = np.where(y == np.max(y), 1.0, -1.0)
+    return np.hstack([np.ones((len(X), 1)), X]) * ys[:, None]
+
+
+def _slsqp_margin(X, y):
+    """An independent solver: the primal QP min ||v||^2 / 2 subject to y_i v.(1, x_i) >= 1."""
+    Z = _augmented(X, y)
+    v0 = np.linalg.lstsq(Z, np.ones(len(Z)), rcond=None)[0]
+    res = minimize(lambda v: 0.5 * v @ v, v0 * 2, jac=lambda v: v, method="SLSQP",
+                   constraints=[{"type": "ineq", "fun": lambda v: Z @ v - 1, "jac": lambda v: Z}],
+                   options={"ftol": 1e-12, "maxiter": 1000})
+    assert res.success, res.message
+    return 1.0 / np.linalg.norm(res.x), res.x / np.linalg.norm(res.x)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(2, 40), d=st.integers(1, 5), margin_=st.floats(0.02, 0.4), seed=st.integers(0, 10_000))
+def test_max_margin_agrees_with_an_independent_solver(n, d, margin_, seed):
+    X, y = make_separable(n, d, margin_, random_state=seed)
+    w, b, gamma = max_margin(X, y)
+    assert np.isclose(np.hypot(np.linalg.norm(w), b), 1.0, rtol=0, atol=1e-12)
+    assert gamma == pytest.approx(np.min(np.where(y > 0, 1, -1) * (X @ w + b)), rel=1e-12)
+    gamma_qp, v_qp = _slsqp_margin(X, y)
+    assert gamma == pytest.approx(gamma_qp, rel=1e-6)
+    assert np.allclose(np.r_[b, w], v_qp, atol=1e-4)  # the direction is unique; SLSQP's is less exact
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(2, 60), d=st.integers(1, 6), margin_=st.floats(0.0, 0.3), seed=st.integers(0, 10_000))
+def test_min_norm_point_has_a_duality_certificate(n, d, margin_, seed):
+    """p = sum lam_i z_i with lam in the simplex, and min_i z_i.p >= ||p||^2: then no unit u does better
+    than ||p|| (min_i z_i.u <= p.u <= ||p||), so gamma* = ||p|| exactly, whatever algorithm found p."""
+    X, y = make_separable(n, d, margin_, random_state=seed)
+    Z = _augmented(X, y)
+    p, S, lam = _min_norm_point(Z)
+    assert np.all(lam > 0) and lam.sum() == pytest.approx(1.0, abs=1e-12)
+    assert np.allclose(lam @ Z[S], p, atol=1e-12)
+    pp = p @ p
+    assert np.min(Z @ p) >= pp * (1 - 1e-9)
+    assert max_margin(X, y)[2] == pytest.approx(np.sqrt(pp), rel=1e-9)
+
+
+def test_max_margin_by_hand():
+    # +1 at x = 2, -1 at x = 0: the bias counts in the norm, so (b, w) = (-1, 1)/sqrt(2)
+    w, b, gamma = max_margin([[2.0], [0.0]], [1, -1])
+    assert w[0] == pytest.approx(2 ** -0.5) and b == pytest.approx(-(2 ** -0.5)) and gamma == pytest.approx(2 ** -0.5)
+    # brute force over directions on the circle
+    angles = np.linspace(0, 2 * np.pi, 200_001)
+    U = np.c_[np.cos(angles), np.sin(angles)]
+    Z = _augmented(np.array([[2.0], [0.0]]), np.array([1, -1]))
+    assert gamma == pytest.approx(np.max(np.min(Z @ U.T, axis=0)), rel=1e-8)
+
+
+def test_max_margin_brute_force_in_2d():
+    X, y = worked_example()
+    _, _, gamma = max_margin(X, y)
+    rng = np.random.default_rng(0)
+    U = rng.normal(size=(400_000, 3))
+    U /= np.linalg.norm(U, axis=1, keepdims=True)
+    best = np.max(np.min(_augmented(X, y) @ U.T, axis=0))
+    assert best <= gamma * (1 + 1e-12) and best > 0.97 * gamma
+
+
+def test_not_separable_raises():
+    for X, y in (make_xor(), (np.array([[1.0], [1.0]]), np.array([1, -1]))):
+        with pytest.raises(ValueError, match="not linearly separable"):
+            max_margin(X, y)
+        with pytest.raises(ValueError, match="not linearly separable"):
+            mistake_bound(X, y)
+
+
+def test_radius_and_margin():
+    X = np.array([[3.0, 4.0], [0.0, 1.0]])
+    assert radius(X) == pytest.approx(np.sqrt(26))
+    assert margin(X, [1, -1], [0.0, -1.0], 2.0) == pytest.approx(-2 / np.sqrt(5))
+    assert margin([[1.0], [-1.0]], ["b", "a"], [2.0], 0.0) == 1.0
+    with pytest.raises(ValueError, match="all zero"):
+        margin(X, [1, -1], [0.0, 0.0], 0.0)
+    with pytest.raises(ValueError, match="shape"):
+        margin(X, [1, -1], [1.0], 0.0)
+
+
+def test_mistake_bound_holds_for_the_worked_example():
+    X, y = worked_example()
+    bound = mistake_bound(X, y)
+    for rule in ("margin", "prediction"):
+        assert Perceptron(rule=rule).fit(X, y).n_updates_ <= bound
+    assert bound == pytest.approx((radius(X) / max_margin(X, y)[2]) ** 2)
+
+
+def test_losses():
+    y, a = np.array([1, -1, 1, -1]), np.array([2.0, 0.5, 0.0, -3.0])
+    assert perceptron_loss(y, a).tolist() == [0.0, 0.5, 0.0, 0.0]
+    assert hinge_loss(y, a).tolist() == [0.0, 1.5, 1.0, 0.0]
+    assert logistic_loss(y, a) == pytest.approx(np.log1p(np.exp(-y * a)))
+    with pytest.raises(ValueError, match="-1 and \\+1"):
+        perceptron_loss([0, 1], [1.0, 1.0])
+
+
+def test_criterion_is_convex_along_random_segments():
+    X, y = make_separable(30, 2, 0.0, random_state=1)
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        p, q = rng.normal(size=(2, 3))
+        t = rng.random()
+        mid = t * p + (1 - t) * q
+        lhs = perceptron_criterion(X, y, mid[1:], mid[0])
+        rhs = t * perceptron_criterion(X, y, p[1:], p[0]) + (1 - t) * perceptron_criterion(X, y, q[1:], q[0])
+        assert lhs <= rhs + 1e-12
+
+
+def test_subgradient_step_is_the_perceptron_update():
+    X, y = worked_example()
+    clf = Perceptron(record=True).fit(X, y)
+    w, b = np.zeros(2), 0.0
+    for s in clf.history_:
+        gw, gb = perceptron_subgradient(s.x[None, :], [s.y], w, b)
+        w, b = w - gw, b - gb  # one SGD step with eta = 1 on one example
+        assert w.tolist() == s.w.tolist() and b == s.b
+
+
+def test_subgradient_set_at_the_kink_and_inequality():
+    X, y = make_separable(25, 2, 0.0, random_state=2)
+    rng = np.random.default_rng(1)
+    for _ in range(100):
+        v, u = rng.normal(size=(2, 3))
+        gw, gb = perceptron_subgradient(X, y, v[1:], v[0], at_zero=rng.random())
+        # the subgradient inequality L(u) >= L(v) + g.(u - v)
+        lu = perceptron_criterion(X, y, u[1:], u[0])
+        lv = perceptron_criterion(X, y, v[1:], v[0])
+        assert lu >= lv + np.r_[gb, gw] @ (u - v) - 1e-9
+    # at w = 0 every term sits at its kink: t = 0 gives the zero vector, t = 1 the full sum
+    assert perceptron_subgradient(X, y, [0.0, 0.0], 0.0, at_zero=0.0)[1] == 0.0
+    with pytest.raises(ValueError, match="at_zero"):
+        perceptron_subgradient(X, y, [0.0, 0.0], 0.0, at_zero=2.0)
+    with pytest.raises(ValueError, match="-1 or \\+1"):
+        perceptron_subgradient([[1.0]], [0], [0.0], 0.0)
