@@ -1,0 +1,65 @@
+"""VotedPerceptron against a brute-force vote."""
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perclib import Perceptron, VotedPerceptron
+from perclib.datasets import make_noisy, worked_example
+
+
+def brute_force(X, y, epochs):
+    """Freund & Schapire's pseudocode, with a list of (w, b, c) and loops everywhere."""
+    ys = [1 if v == max(y) else -1 for v in y]
+    k_list = [[[0.0] * len(X[0]), 0.0, 0]]
+    for _ in range(epochs):
+        for x, t in zip(X.tolist(), ys):
+            w, b, _ = k_list[-1]
+            a = sum(wj * xj for wj, xj in zip(w, x)) + b
+            if t * a <= 0:
+                k_list.append([[wj + t * xj for wj, xj in zip(w, x)], b + t, 1])
+            else:
+                k_list[-1][2] += 1
+    return k_list
+
+
+def brute_vote(k_list, x):
+    s = 0
+    for w, b, c in k_list:
+        a = sum(wj * xj for wj, xj in zip(w, x)) + b
+        s += c * (1 if a >= 0 else -1)
+    return 1 if s >= 0 else -1
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(2, 25), d=st.integers(1, 3), flip=st.floats(0, 0.3), seed=st.integers(0, 10_000),
+       epochs=st.integers(1, 5))
+def test_voted_prediction_equals_brute_force_vote(n, d, flip, seed, epochs):
+    X, y = make_noisy(n, d, flip, random_state=seed)
+    if len(np.unique(y)) < 2:
+        return
+    clf = VotedPerceptron(max_iter=epochs).fit(X, y)
+    k_list = brute_force(X, y, epochs)
+    assert clf.counts_.tolist() == [c for _, _, c in k_list]
+    assert np.allclose(clf.weights_, [w for w, _, _ in k_list])
+    Xt = np.random.default_rng(seed).uniform(-1.5, 1.5, size=(30, d))
+    expected = [brute_vote(k_list, x) for x in Xt.tolist()]
+    assert clf.predict(Xt).tolist() == expected
+    assert clf.counts_.sum() == n * epochs  # every visit counts once, in the vector that made it
+
+
+def test_counts_and_last_iterate():
+    X, y = worked_example()
+    clf = VotedPerceptron(max_iter=3).fit(X, y)
+    assert clf.counts_.tolist() == [0, 2, 4, 6] and clf.weights_.shape == (4, 2)
+    p = Perceptron().fit(X, y)
+    assert np.array_equal(clf.last_coef_, p.coef_) and clf.last_intercept_ == p.intercept_
+    assert clf.n_updates_ == 3 and clf.converged_
+    assert not hasattr(clf, "coef_")  # the voted classifier is not one linear model
+
+
+def test_shuffle_and_no_intercept():
+    X, y = make_noisy(60, 2, 0.1, random_state=2)
+    a = VotedPerceptron(order="shuffle", random_state=3, fit_intercept=False).fit(X, y)
+    b = VotedPerceptron(order="shuffle", random_state=3, fit_intercept=False).fit(X, y)
+    assert np.array_equal(a.weights_, b.weights_) and np.all(a.intercepts_ == 0.0)
+    assert a.score(X, y) > 0.7
