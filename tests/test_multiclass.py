@@ -1,0 +1,75 @@
+"""MulticlassPerceptron: hand traces, the binary link, averaging, and the argmax tie rule."""
+import warnings
+
+import numpy as np
+import pytest
+
+from perclib import ConvergenceWarning, MulticlassPerceptron, Perceptron
+from perclib.datasets import load_digits, make_blobs3, make_separable
+
+
+def test_hand_trace():
+    X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    clf = MulticlassPerceptron(record=True).fit(X, [0, 1])
+    first, second = clf.history_[0], clf.history_[1]
+    # all scores 0: argmax picks class 0, which is right for x_1; then class 0 wins x_2 (score 0 vs 0)
+    assert not first.updated and first.y_hat == 0
+    assert second.updated and second.y_hat == 0 and second.y == 1
+    assert second.W.tolist() == [[0.0, -1.0], [0.0, 1.0]] and second.b.tolist() == [-1.0, 1.0]
+    # epoch 2: x_1 now scores (-1, 1) through the biases, a mistake; epoch 3 is clean
+    third = clf.history_[2]
+    assert third.updated and third.scores.tolist() == [-1.0, 1.0]
+    assert clf.converged_ and clf.n_iter_ == 3 and clf.mistakes_.tolist() == [1, 1, 0]
+
+
+def test_argmax_ties_go_to_the_lowest_class():
+    clf = MulticlassPerceptron().fit(np.array([[1.0], [2.0], [3.0]]), ["c", "b", "a"])
+    clf.coef_ = np.zeros((3, 1))
+    clf.intercept_ = np.array([0.0, 1.0, 1.0])
+    assert clf.predict([[5.0]]).tolist() == ["b"]
+
+
+def test_two_classes_follow_the_binary_perceptron_on_the_difference():
+    X, y = make_separable(60, 3, 0.05, random_state=4)
+    order = np.argsort(-y, kind="stable")  # start with a +1 example: the zero-weight tie is then a mistake for both
+    X, y = X[order], y[order]
+    multi = MulticlassPerceptron(eta=1.0).fit(X, y)
+    binary = Perceptron(eta=2.0).fit(X, y)  # each multi-class step moves w_+ - w_- by 2*eta*y*x
+    assert np.allclose(multi.coef_[1] - multi.coef_[0], binary.coef_)
+    assert multi.intercept_[1] - multi.intercept_[0] == pytest.approx(binary.intercept_)
+    assert multi.n_updates_ == binary.n_updates_
+
+
+def test_average_equals_naive_average_per_class():
+    X, y = make_blobs3(15, spread=1.2, random_state=0)
+    epochs = 4
+    clf = MulticlassPerceptron(average=True, max_iter=epochs).fit(X, y)
+    W, b = np.zeros((3, 2)), np.zeros(3)
+    Ws, bs = [W.copy()], [b.copy()]
+    for _ in range(epochs):
+        for x, t in zip(X, y):
+            p = int(np.argmax(W @ x + b))
+            if p != t:
+                W[t] += x; W[p] -= x; b[t] += 1; b[p] -= 1
+            Ws.append(W.copy()); bs.append(b.copy())
+    assert np.allclose(clf.coef_, np.mean(Ws, axis=0)) and np.allclose(clf.intercept_, np.mean(bs, axis=0))
+    assert np.array_equal(clf.last_coef_, W) and clf.n_iter_ == epochs
+
+
+def test_digits_learns_and_warns_when_not_converged():
+    X, y = load_digits()
+    with pytest.warns(ConvergenceWarning, match="max_iter=2"):
+        clf = MulticlassPerceptron(max_iter=2).fit(X, y)
+    assert clf.coef_.shape == (10, 64) and clf.intercept_.shape == (10,)
+    assert clf.score(X, y) > 0.85
+    assert clf.decision_function(X[:3]).shape == (3, 10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        avg = MulticlassPerceptron(max_iter=2, average=True, order="shuffle", random_state=0,
+                                   fit_intercept=False).fit(X, y)
+    assert np.all(avg.intercept_ == 0) and avg.score(X, y) > 0.85
+
+
+def test_needs_two_classes():
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        MulticlassPerceptron().fit([[1.0], [2.0]], [3, 3])
