@@ -4,3 +4,4 @@ Widgets depend on plotting and algorithms, never the other way round. Each widge
 in plain methods (``update``, ``state``) so that tests can drive it headlessly: set a control's
 value, then check the state and the figure's data.
 """
+from .stepper import Stepper
