@@ -5,3 +5,4 @@ in plain methods (``update``, ``state``) so that tests can drive it headlessly: 
 value, then check the state and the figure's data.
 """
 from .stepper import Stepper
+from .boundary import BoundaryExplorer

@@ -106,6 +106,33 @@ def _check_number(value, name):
     return float(value)
 
 
+class _Blit:
+    """Fast PNG redraws of a figure in which only a few artists change (blitting).
+
+    The axes, ticks and legend are drawn once into a background; each redraw restores it, draws
+    only the changing artists (marked animated, in z-order) and encodes the canvas as a PNG.
+    """
+
+    def __init__(self, fig, dynamic):
+        self.fig = fig
+        self.dynamic = sorted(dynamic, key=lambda a: a.get_zorder())
+        for artist in self.dynamic:
+            artist.set_animated(True)
+        self.background = None
+
+    def png(self):
+        canvas = self.fig.canvas
+        if self.background is None:
+            canvas.draw()
+            self.background = canvas.copy_from_bbox(self.fig.bbox)
+        canvas.restore_region(self.background)
+        for artist in self.dynamic:
+            self.fig.draw_artist(artist)
+        buf = io.BytesIO()
+        PIL.Image.fromarray(np.asarray(canvas.buffer_rgba())).save(buf, format="png", compress_level=1)
+        return buf.getvalue()
+
+
 class Stepper:
     """Walk through a perceptron fit one visited example at a time.
 
@@ -222,8 +249,7 @@ class Stepper:
         self.box.add_class("perclib-stepper")
 
     def _build_figure(self):
-        # Blitting: the axes, ticks and legend are drawn once into a background; every redraw
-        # restores it and draws only the artists that change (marked animated), then encodes a PNG.
+        # Only the artists in self.dynamic change from step to step; _Blit redraws just those.
         self.fig = Figure(figsize=(6.6, 4.8), dpi=80, facecolor="white")
         FigureCanvasAgg(self.fig)
         self.ax = ax = self.fig.add_subplot()
@@ -256,12 +282,9 @@ class Stepper:
         self.w_label = ax.text(0, 0, "w", ha="center", va="center", zorder=5, fontstyle="italic", fontsize=12)
         self.step_text = ax.text(0.0, 1.015, "", transform=ax.transAxes, ha="left", va="bottom", fontsize=9)
         ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=9, frameon=False)
-        self.dynamic = sorted([self.pos_patch, self.neg_patch, *self.points, self.before_line, self.after_line,
-                               self.point_marker, self.w_arrow, self.w_label, self.step_text],
-                              key=lambda a: a.get_zorder())
-        for artist in self.dynamic:
-            artist.set_animated(True)
-        self._background = None
+        self.dynamic = ([self.pos_patch, self.neg_patch, *self.points, self.before_line, self.after_line,
+                         self.point_marker, self.w_arrow, self.w_label, self.step_text])
+        self._blit = _Blit(self.fig, self.dynamic)
 
     # -- data -----------------------------------------------------------------------------------
     def refit(self):
@@ -357,18 +380,8 @@ class Stepper:
         return seg
 
     def render(self):
-        """The figure as PNG bytes (what the ``image`` shows): the static background, restored,
-        with the changing artists drawn over it."""
-        canvas = self.fig.canvas
-        if self._background is None:
-            canvas.draw()
-            self._background = canvas.copy_from_bbox(self.fig.bbox)
-        canvas.restore_region(self._background)
-        for artist in self.dynamic:
-            self.ax.draw_artist(artist)
-        buf = io.BytesIO()
-        PIL.Image.fromarray(np.asarray(canvas.buffer_rgba())).save(buf, format="png", compress_level=1)
-        return buf.getvalue()
+        """The figure as PNG bytes (what the ``image`` shows)."""
+        return self._blit.png()
 
     def table_row(self):
         """The current step as the table's cells, in the order of ``COLUMNS``."""

@@ -1,0 +1,176 @@
+"""A boundary you move yourself: sliders for w1, w2 and b, the misclassified points and the loss.
+
+The figure shows the data (o for +1, x for -1), the line w.x + b = 0 with w as an arrow normal to
+it, the two half-planes shaded (blue where h(x) = +1), and a ring around every misclassified point.
+Below it: how many points are misclassified, and the perceptron loss
+L(w, b) = sum_i max(0, -y_i (w.x_i + b)).
+
+A point exactly on the line has h(x) = sign(0) = +1: it is misclassified if its label is -1, yet it
+adds 0 to the loss. So a loss of 0 does not always mean no mistakes (try w = 0, b = 0).
+
+    >>> from perclib.datasets import worked_example
+    >>> ex = BoundaryExplorer(*worked_example(), w1=1.0, w2=1.0, b=-1.0)
+    >>> ex.state["misclassified"], ex.state["loss"]
+    ([], 0.0)
+    >>> ex.b.value = 0.5
+    >>> ex.state["misclassified"], ex.state["loss"]
+    ([2], 0.5)
+"""
+from __future__ import annotations
+
+import numbers
+
+import ipywidgets as W
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from .. import _validation as V
+from ..plotting.core import OKABE_ITO, boundary_segment, halfplanes, plot_data
+from .stepper import _Blit
+
+
+def _check_number(value, name):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite number; got {value!r}.")
+    return float(value)
+
+
+class BoundaryExplorer:
+    """Move the boundary w.x + b = 0 by hand and watch the mistakes and the perceptron loss.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, 2)
+    y : array-like of shape (n_samples,)
+        Two labels; the larger is the +1 class.
+    w1, w2, b : float
+        The starting weights and bias.
+
+    Attributes
+    ----------
+    w1, w2, b : ipywidgets.FloatSlider
+        The weights and the bias.
+    info : ipywidgets.HTML
+        The number of misclassified points and the loss.
+    image : ipywidgets.Image
+        The figure as a PNG, re-rendered when a slider moves.
+    fig, ax : matplotlib Figure and Axes
+    state : dict
+        ``w`` (array), ``b``, ``misclassified`` (sorted indices), ``loss`` (the perceptron loss) and
+        ``activations`` (w.x_i + b).
+    box : ipywidgets.VBox
+        The whole widget (CSS class ``perclib-boundary``).
+    """
+
+    def __init__(self, X, y, *, w1=1.0, w2=1.0, b=0.0):
+        X, y = V.check_X_y(X, y)
+        if X.shape[1] != 2:
+            raise ValueError(f"The boundary explorer draws 2-D data; X has {X.shape[1]} features.")
+        classes = V.binary_classes(y, "BoundaryExplorer")
+        self.X = X.copy()
+        self.y_signed = V.encode_binary(y, classes)
+        w1, w2, b = (_check_number(v, n) for v, n in ((w1, "w1"), (w2, "w2"), (b, "b")))
+        self._build_controls(w1, w2, b)
+        self._build_figure(y)
+        self.update()
+        for slider in (self.w1, self.w2, self.b):
+            slider.observe(self._on_change, names="value")
+
+    def _build_controls(self, w1, w2, b):
+        wmax = max(3.0, float(np.ceil(max(abs(w1), abs(w2)))))
+        radius = float(np.max(np.linalg.norm(self.X, axis=1)))
+        bmax = max(3.0, float(np.ceil(wmax * radius)), float(np.ceil(abs(b))))
+        common = {"continuous_update": True, "readout_format": ".2f", "layout": W.Layout(width="330px")}
+        self.w1 = W.FloatSlider(value=w1, min=-wmax, max=wmax, step=0.05, description="w₁", **common)
+        self.w2 = W.FloatSlider(value=w2, min=-wmax, max=wmax, step=0.05, description="w₂", **common)
+        self.b = W.FloatSlider(value=b, min=-bmax, max=bmax, step=0.05, description="b", **common)
+        self.info = W.HTML()
+        self.image = W.Image(format="png")
+        self.box = W.VBox([W.HBox([W.VBox([self.w1, self.w2, self.b]), self.info]), self.image])
+        self.box.add_class("perclib-boundary")
+
+    def _build_figure(self, y):
+        self.fig = Figure(figsize=(6.2, 4.8), dpi=80, facecolor="white")
+        FigureCanvasAgg(self.fig)
+        self.ax = ax = self.fig.add_subplot()
+        self.fig.subplots_adjust(left=0.1, right=0.7, top=0.92, bottom=0.11)
+        plot_data(self.X, y, ax)
+        lo, hi = self.X.min(axis=0), self.X.max(axis=0)
+        centre, half = (lo + hi) / 2, max(float(np.max(hi - lo)) / 2, 0.5) * 1.25 + 0.3
+        self.xlim = (centre[0] - half, centre[0] + half)
+        self.ylim = (centre[1] - half, centre[1] + half)
+        ax.set_xlim(self.xlim)
+        ax.set_ylim(self.ylim)
+        ax.set_aspect("equal", adjustable="box")
+        points = list(ax.collections)
+        self.pos_patch = ax.fill([0, 0, 0], [0, 0, 0], color=OKABE_ITO["blue"], alpha=0.12, linewidth=0, zorder=0)[0]
+        self.neg_patch = ax.fill([0, 0, 0], [0, 0, 0], color=OKABE_ITO["vermillion"], alpha=0.12, linewidth=0,
+                                 zorder=0)[0]
+        self.line, = ax.plot([], [], color=OKABE_ITO["black"], linewidth=2.2, zorder=2, label="$w\\cdot x+b=0$")
+        self.rings, = ax.plot([], [], linestyle="none", marker="o", markersize=20, markerfacecolor="none",
+                              markeredgecolor=OKABE_ITO["orange"], markeredgewidth=2.2, zorder=4,
+                              label="misclassified")
+        self.w_arrow = ax.annotate("", xy=(0, 0), xytext=(0, 0), zorder=5,
+                                   arrowprops={"arrowstyle": "-|>", "color": OKABE_ITO["black"], "linewidth": 2})
+        self.w_label = ax.text(0, 0, "w", ha="center", va="center", zorder=5, fontstyle="italic", fontsize=12)
+        self.loss_text = ax.text(0.0, 1.015, "", transform=ax.transAxes, ha="left", va="bottom", fontsize=9)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=9, frameon=False)
+        self._blit = _Blit(self.fig, [self.pos_patch, self.neg_patch, *points, self.line, self.rings, self.w_arrow,
+                                      self.w_label, self.loss_text])
+
+    def _on_change(self, change):
+        self.update()
+
+    def update(self):
+        """Recompute ``state`` from the sliders and redraw."""
+        w = np.array([self.w1.value, self.w2.value], dtype=np.float64)
+        b = float(self.b.value)
+        a = self.X @ w + b
+        y_hat = np.where(a >= 0, 1.0, -1.0)  # sign(0) = +1
+        wrong = np.flatnonzero(y_hat != self.y_signed)
+        loss = float(np.sum(np.maximum(0.0, -self.y_signed * a)))
+        self.state = {"w": w, "b": b, "misclassified": [int(i) for i in wrong], "loss": loss, "activations": a}
+        self._draw()
+        n = self.X.shape[0]
+        self.info.value = (f"<div style='padding-left:16px;font-family:monospace'>"
+                           f"misclassified: <b>{wrong.size}</b> of {n}<br>"
+                           f"perceptron loss L(w, b) = Σ max(0, −y(w·x+b)) = <b>{loss:.4g}</b></div>")
+        self.image.value = self.render()
+
+    def _draw(self):
+        w, b = self.state["w"], self.state["b"]
+        seg = boundary_segment(w, b, self.xlim, self.ylim) if np.any(w != 0) else None
+        if seg is None:
+            self.line.set_data([], [])
+        else:
+            self.line.set_data(seg[:, 0], seg[:, 1])
+        pos, neg = halfplanes(w, b, self.xlim, self.ylim)
+        for patch, poly in ((self.pos_patch, pos), (self.neg_patch, neg)):
+            patch.set_visible(poly is not None)
+            if poly is not None:
+                patch.set_xy(poly)
+        wrong = self.state["misclassified"]
+        self.rings.set_data(self.X[wrong, 0], self.X[wrong, 1])
+        self.w_arrow.set_visible(seg is not None)
+        self.w_label.set_visible(seg is not None)
+        if seg is not None:
+            mid = seg.mean(axis=0)
+            d = w / np.linalg.norm(w) * 0.18 * (self.xlim[1] - self.xlim[0])
+            self.w_arrow.xy = tuple(mid + d)
+            self.w_arrow.set_position(tuple(mid))
+            self.w_label.set_position(tuple(mid + 1.15 * d))
+        self.loss_text.set_text(f"w = ({w[0]:.2f}, {w[1]:.2f}), b = {b:.2f} · {len(wrong)} misclassified · "
+                                f"loss {self.state['loss']:.3g}")
+
+    def render(self):
+        """The figure as PNG bytes (what the ``image`` shows)."""
+        return self._blit.png()
+
+    def display(self):
+        """Show the widget (a notebook cell may also just end with it)."""
+        from IPython.display import display
+        display(self.box)
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.box._repr_mimebundle_(**kwargs)
