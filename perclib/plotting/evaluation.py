@@ -116,7 +116,10 @@ def plot_boundaries(models, X, y, ax=None, *, xlim=None, ylim=None, resolution=3
             ax.plot(xs, ys, color=style["color"], linestyle=style["linestyle"], linewidth=2.2,
                     label=style["label"], zorder=2)
         else:
-            positive = (model.predict(grid) == model.classes_[1]).reshape(gx.shape).astype(float)
+            # in chunks: a voted perceptron holds one vector per update, and a grid times all of them at
+            # once would need a large temporary array
+            pred = np.concatenate([model.predict(grid[i:i + 1024]) for i in range(0, len(grid), 1024)])
+            positive = (pred == model.classes_[1]).reshape(gx.shape).astype(float)
             if 0 < positive.sum() < positive.size:
                 ax.contour(gx, gy, positive, levels=[0.5], colors=[style["color"]],
                            linestyles=[style["linestyle"]], linewidths=2.2, zorder=2)
