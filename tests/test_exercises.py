@@ -1,0 +1,215 @@
+"""Self-checks: the trace checker against the lecture's hand-computed trace and a brute-force oracle."""
+import itertools
+
+import numpy as np
+import pytest
+
+from perclib import Perceptron
+from perclib.datasets import make_separable, worked_example
+from perclib.exercises import Feedback, check_epoch, check_value, epoch_trace, trace_table
+
+# The COMP90049 lecture, epoch 1 with rule="prediction", theta = (b, w1, w2) from 0:
+# (x, theta.x, y_hat, theta after)
+LECTURE_EPOCH1 = [((1, 1), 0, 1, (0, 0, 0)),
+                  ((1, 2), 0, 1, (0, 0, 0)),
+                  ((0, 0), 0, 1, (-2, 0, 0)),
+                  ((-1, 0), -2, -1, (-2, 0, 0))]
+LECTURE_EPOCH2 = [((1, 1), -2, -1, (0, 2, 2)),
+                  ((1, 2), 6, 1, (0, 2, 2)),
+                  ((0, 0), 0, 1, (-2, 2, 2)),
+                  ((-1, 0), -4, -1, (-2, 2, 2))]
+
+
+def oracle(X, y, order, theta, rule, eta=1.0):
+    """Brute force, written from the lecture's definitions with plain Python numbers."""
+    theta = [float(t) for t in theta]
+    rows = []
+    for i in order:
+        xa = [1.0, *map(float, X[i])]
+        a = sum(t * v for t, v in zip(theta, xa))
+        y_hat = 1 if a >= 0 else -1
+        if rule == "prediction":
+            if y_hat != y[i]:
+                theta = [t + eta * (y[i] - y_hat) * v for t, v in zip(theta, xa)]
+        elif y[i] * a <= 0:
+            theta = [t + eta * y[i] * v for t, v in zip(theta, xa)]
+        rows.append((tuple(X[i]), a, y_hat, tuple(theta)))
+    return rows
+
+
+def test_lecture_epoch1_is_right():
+    fb = check_epoch(LECTURE_EPOCH1)
+    assert fb.correct and bool(fb) and fb.step is None
+    assert str(fb) == "Right: all 4 steps are correct; θ ends at (-2, 0, 0)."
+
+
+def test_two_epochs_and_dict_rows():
+    rows = [dict(zip(("x", "theta_x", "y_hat", "theta"), r)) for r in LECTURE_EPOCH1 + LECTURE_EPOCH2]
+    assert check_epoch(rows, epochs=2).correct
+
+
+def test_second_epoch_alone_from_its_start():
+    fb = check_epoch(LECTURE_EPOCH2, theta0=(-2, 0, 0), first_epoch=2)
+    assert fb.correct and fb.message.endswith("θ ends at (-2, 2, 2).")
+
+
+def test_the_issue_example_message():
+    wrong = [LECTURE_EPOCH1[0], LECTURE_EPOCH1[1], ((0, 0), 1, 1, (-2, 0, 0)), LECTURE_EPOCH1[3]]
+    fb = check_epoch(wrong)
+    assert not fb and fb.step == 3
+    assert fb.message.startswith("step 3 (x = <0,0>, epoch 1): your activation θ·x is 1 but it should be 0")
+
+
+def test_wrong_prediction_explains_sign_zero():
+    wrong = [((1, 1), 0, -1, (2, 2, 2))]
+    fb = check_epoch(wrong)
+    assert fb.step == 1 and "your prediction ŷ is -1 but it should be +1" in fb.message
+    assert "sign(0) = +1" in fb.message
+
+
+def test_wrong_update_says_why():
+    no_update_needed = [((1, 1), 0, 1, (1, 1, 1))]
+    fb = check_epoch(no_update_needed)
+    assert fb.step == 1 and "should be (0, 0, 0)" in fb.message and "so there is no update" in fb.message
+    forgot = LECTURE_EPOCH1[:2] + [((0, 0), 0, 1, (0, 0, 0))]
+    fb = check_epoch(forgot)
+    assert fb.step == 3 and "your θ after the step is (0, 0, 0) but it should be (-2, 0, 0)" in fb.message
+    assert "θ ← θ + η(y − ŷ)(1, x) = (0, 0, 0) + -2·(1, 0, 0)" in fb.message
+
+
+def test_margin_rule_messages():
+    X, y = worked_example()
+    good = oracle(X, y, range(4), (0, 0, 0), "margin")
+    assert check_epoch(good, rule="margin").correct
+    bad = [((1, 1), 0, 1, (0, 0, 0))]  # the margin rule updates on the tie y*a = 0
+    fb = check_epoch(bad, rule="margin")
+    assert "should be (1, 1, 1)" in fb.message and "y·θ·x = 0 <= 0, so θ ← θ + ηy(1, x)" in fb.message
+    fb = check_epoch([good[0], ((1, 2), 4, 1, (2, 2, 3))], rule="margin")
+    assert fb.step == 2 and "y·θ·x = 4 > 0, so there is no update" in fb.message
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(range(4))))
+def test_every_order_of_epoch1(order):
+    X, y = worked_example()
+    truth = oracle(X, y, order, (0, 0, 0), "prediction")
+    assert check_epoch(truth).correct
+    # break one value at each position: the checker names exactly that step
+    for k in range(4):
+        for field in (1, 3):
+            bad = [list(r) for r in truth]
+            bad[k][field] = bad[k][field] + 1 if field == 1 else tuple(np.add(bad[k][field], (1, 0, 0)))
+            fb = check_epoch([tuple(r) for r in bad])
+            assert not fb and fb.step == k + 1, (order, k, field, fb.message)
+            assert fb.message.startswith(f"step {k + 1} (x = <{X[order[k]][0]:g},{X[order[k]][1]:g}>, epoch 1)")
+
+
+def test_order_changes_the_result():
+    X, y = worked_example()
+    reverse = oracle(X, y, [3, 2, 1, 0], (0, 0, 0), "prediction")
+    assert check_epoch(reverse).correct
+    assert not check_epoch(reverse[:2] + LECTURE_EPOCH1[2:]).correct
+
+
+def test_epoch_trace_matches_the_oracle_and_the_model():
+    X, y = make_separable(12, margin=0.1, random_state=3)
+    order = np.random.default_rng(0).permutation(12)
+    for rule in ("prediction", "margin"):
+        for eta in (1.0, 0.3):
+            mine = epoch_trace(X, y, order, rule=rule, eta=eta, theta0=(0.1, -0.2, 0.3))
+            ref = oracle(X, y, order, (0.1, -0.2, 0.3), rule, eta)
+            for m, r in zip(mine, ref):
+                assert m["theta_x"] == pytest.approx(r[1]) and m["y_hat"] == r[2]
+                assert np.allclose(m["theta"], r[3])
+    clf = Perceptron(rule="prediction", max_iter=1, record=True)
+    with pytest.warns(Warning):
+        clf.fit(X, y)
+    mine = epoch_trace(X, y, range(12))
+    assert [m["updated"] for m in mine] == [s.updated for s in clf.history_]
+
+
+def test_partial_and_blank_answers():
+    fb = check_epoch(LECTURE_EPOCH1[:2])
+    assert not fb and fb.step is None and fb.message == "All 2 steps so far are right; 2 to go."
+    assert check_epoch([]).message.startswith("Your answer has no rows yet")
+    assert check_epoch([(..., ..., ..., ...)]).message == "step 1 (epoch 1): fill in the point x you visit."
+    assert check_epoch([((1, 1), ..., ..., ...)]).message == \
+        "step 1 (x = <1,1>, epoch 1): fill in your activation θ·x."
+    assert check_epoch([((1, 1), 0, None, ...)]).message.endswith("fill in your prediction ŷ.")
+    assert check_epoch([((1, 1), 0, 1, ...)]).message.endswith("fill in your θ after the step.")
+
+
+def test_answers_that_are_not_the_data():
+    assert "is not one of the data points <1,1>, <1,2>, <0,0>, <-1,0>" in check_epoch([((2, 2), 0, 1, (0, 0, 0))]).message
+    fb = check_epoch([LECTURE_EPOCH1[0], LECTURE_EPOCH1[0]])
+    assert fb.step == 2 and "already visited in this epoch" in fb.message
+    assert "should be a point with 2 coordinates" in check_epoch([((1, 1, 1), 0, 1, (0, 0, 0))]).message
+    assert "should be a point with 2 coordinates" in check_epoch([("one-one", 0, 1, (0, 0, 0))]).message
+    assert "should be a number" in check_epoch([((1, 1), "zero", 1, (0, 0, 0))]).message
+    assert "should be +1 or -1" in check_epoch([((1, 1), 0, 0, (0, 0, 0))]).message
+    assert "should be 3 numbers" in check_epoch([((1, 1), 0, 1, (0, 0))]).message
+    fb = check_epoch(LECTURE_EPOCH1 + LECTURE_EPOCH1[:1])
+    assert "has 5 rows, but 1 epoch(s) of 4 points have 4" in fb.message
+
+
+def test_bad_input_raises():
+    with pytest.raises(ValueError, match="answer must be a list of rows"):
+        check_epoch("((1, 1), 0, 1, (0, 0, 0))")
+    with pytest.raises(ValueError, match="Row 1 of your answer must be a tuple"):
+        check_epoch([((1, 1), 0, 1)])
+    with pytest.raises(ValueError, match="Row 1 of your answer lacks theta"):
+        check_epoch([{"x": (1, 1), "theta_x": 0, "y_hat": 1}])
+    with pytest.raises(ValueError, match="Give both X and y"):
+        check_epoch(LECTURE_EPOCH1, X=np.zeros((4, 2)))
+    with pytest.raises(ValueError, match="theta0 must be 3 finite numbers"):
+        check_epoch(LECTURE_EPOCH1, theta0=(0, 0))
+    with pytest.raises(ValueError, match="rule must be one of"):
+        check_epoch(LECTURE_EPOCH1, rule="delta")
+    with pytest.raises(ValueError, match="epochs must be an integer"):
+        check_epoch(LECTURE_EPOCH1, epochs=0)
+    with pytest.raises(ValueError, match="order holds the index 7"):
+        epoch_trace(*worked_example(), [7])
+
+
+def test_answer_is_not_modified():
+    answer = [list(r) for r in LECTURE_EPOCH1]
+    copy = [list(r) for r in LECTURE_EPOCH1]
+    check_epoch(answer)
+    assert answer == copy
+
+
+def test_trace_table_is_the_lecture():
+    clf = Perceptron(rule="prediction", record=True).fit(*worked_example())
+    table = trace_table(clf.history_)
+    assert len(table) == 12
+    expected = LECTURE_EPOCH1 + LECTURE_EPOCH2
+    for row, (x, a, y_hat, theta) in zip(table.rows, expected):
+        assert tuple(row["x"]) == x and row["theta_x"] == a and row["y_hat"] == y_hat
+        assert tuple(row["theta"]) == theta
+    assert table.cells()[2] == ["1", "<0,0>", "0", "+1", "-1", "θ ← (-2, 0, 0)"]
+    assert table.cells()[8][-1] == "no"
+    assert len(trace_table(clf.history_, epochs=[2, 3])) == 8
+    html = table._repr_html_()
+    assert html.count("<tr") == 13 and "θ ← (0, 2, 2)" in html and html.count("#fbe3d6") == 3
+    assert repr(table) == str(table) and str(table).splitlines()[0].split() == ["epoch", "x", "θ·x", "ŷ", "y", "update"]
+
+
+def test_trace_table_bad_input():
+    with pytest.raises(ValueError, match="history must be a sequence"):
+        trace_table(3)
+    with pytest.raises(ValueError, match=r"history\[0\] is not a recorded step"):
+        trace_table([{"epoch": 1}])
+
+
+def test_feedback_and_check_value():
+    ok = check_value(2, 2, what="k", why="the smallest k with y w.x + k ||x||^2 > 0")
+    assert ok and ok.message == "Right: k is 2 (the smallest k with y w.x + k ||x||^2 > 0)."
+    assert "✔" in ok._repr_html_() and "✘" in Feedback(False, "no")._repr_html_()
+    assert repr(ok) == str(ok)
+    assert check_value([1, 2], (1.0, 2.0), what="w").correct
+    bad = check_value([1, 3], (1.0, 2.0), what="w")
+    assert bad.message == "Not yet: w is (1, 3) but it should be (1, 2)."
+    assert check_value(" Yes", "yes", what="separable").correct
+    assert check_value("no", "yes", what="separable").message == "Not yet: separable is 'no' but it should be yes."
+    assert check_value(None, 1).message == "Fill in your answer (it is still ...)."
+    assert check_value("two", 2).message == "Not yet: your answer should be a number; got 'two'."
+    assert not check_value([1, 2, 3], (1, 2)).correct
