@@ -7,3 +7,5 @@ value, then check the state and the figure's data.
 from .stepper import Stepper
 from .boundary import BoundaryExplorer
 from .ensemble import EnsembleExplorer
+from .convergence import MarginExplorer
+from .losses import SGDExplorer

@@ -1,0 +1,73 @@
+"""Headless tests for perclib.widgets.convergence.MarginExplorer: set a control, check state and figure."""
+import numpy as np
+import pytest
+
+from perclib import Perceptron
+from perclib.datasets import make_separable
+from perclib.theory import max_margin, mistake_bound, radius
+from perclib.widgets import MarginExplorer
+
+
+def test_initial_state_matches_an_independent_computation():
+    w = MarginExplorer(30, margin=0.1, seed=3)
+    X, y = make_separable(30, 2, margin=0.1, random_state=3)
+    st = w.state
+    assert st["margin"] == 0.1 and st["seed"] == 3 and st["order"] == "cyclic"
+    assert st["bound"] == pytest.approx(mistake_bound(X, y))
+    assert st["R"] == pytest.approx(radius(X))
+    clf = Perceptron(random_state=3).fit(X, y)
+    assert st["updates"] == clf.n_updates_ and np.array_equal(st["w"], clf.coef_)
+    assert st["updates"] <= st["bound"] and st["ratio"] == pytest.approx(st["updates"] / st["bound"])
+    assert w.image.value[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "perclib-margin-explorer" in w.box._dom_classes
+    assert np.allclose(w.updates_point.get_xydata(), [[st["gamma"], st["updates"]]])
+
+
+def test_slider_regenerates_data_and_the_bound():
+    w = MarginExplorer(40, margin=0.2, seed=0)
+    big = w.state["bound"]
+    w.margin.value = 0.02
+    st = w.state
+    X, y = make_separable(40, 2, margin=0.02, random_state=0)
+    _, _, gamma = max_margin(X, y)
+    assert st["margin"] == 0.02 and st["gamma"] == pytest.approx(gamma)
+    assert st["bound"] > big  # a smaller margin gives a larger bound here
+    assert st["updates"] <= st["bound"]
+    assert len(st["seen"]) == 2
+    assert np.allclose(w.updates_point.get_xydata(), [[gamma, st["updates"]]])
+    assert "updates" in w.summary.value
+    # the left panel's band edges are the lines w*.x + b* = +-gamma*
+    band = [line for line in w.ax_data.get_lines() if line.get_linestyle() == ":"]
+    assert len(band) == 2
+    for line in band:
+        vals = line.get_xydata() @ st["w_star"] + st["b_star"]
+        np.testing.assert_allclose(np.abs(vals), st["gamma"], rtol=1e-9)
+
+
+def test_order_and_seed_controls():
+    w = MarginExplorer(30, margin=0.1)
+    w.order.value = "random-mistake"
+    assert w.state["order"] == "random-mistake" and w.state["updates"] <= w.state["bound"]
+    w.seed.value = 7
+    X, y = make_separable(30, 2, margin=0.1, random_state=7)
+    assert w.state["seed"] == 7 and w.state["R"] == pytest.approx(radius(X))
+    assert len(w.state["seen"]) == 3
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="margin"):
+        MarginExplorer(margin=0.8)
+    with pytest.raises(ValueError, match="order"):
+        MarginExplorer(order="backwards")
+    with pytest.raises(ValueError, match="n_samples"):
+        MarginExplorer(1)
+
+
+def test_display_and_mimebundle(monkeypatch):
+    w = MarginExplorer(20)
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
+    w.display()
+    assert shown == [w.box]
+    bundle = w._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
