@@ -8,7 +8,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PYTEST_COV := --cov=perclib --cov-report=term-missing:skip-covered --cov-fail-under=95
 NBVAL := --nbval --nbval-current-env --nbval-cell-timeout=300
 
-.PHONY: lab test notebooks clean
+.PHONY: lab test notebooks clean labs
 
 # Create .venv on first run; reinstall only when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -21,10 +21,13 @@ lab: $(STAMP)  ## open the course in JupyterLab
 	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_FLAG)
 
 test: $(STAMP)  ## unit tests, doctests and nbval (strict) over the notebooks
-	$(BIN)/python -m pytest tests perclib --doctest-modules $(PYTEST_COV) $(NBVAL) notebooks
+	$(BIN)/python -m pytest tests perclib --doctest-modules $(PYTEST_COV) $(NBVAL) notebooks labs/source
 
 notebooks: $(STAMP)  ## re-run every notebook top to bottom and store its outputs (for authors)
 	$(BIN)/python tools/run_notebooks.py notebooks/[0-9]*.ipynb
+
+labs: $(STAMP)  ## build the graded labs' student versions into labs/release (nbgrader)
+	$(BIN)/python labs/build.py
 
 clean:
 	rm -rf $(VENV) build _build release handouts .coverage

@@ -31,8 +31,13 @@ def assignments(course):
 
 
 def jupyter_env(folder):
-    """os.environ with Jupyter's config, data and runtime folders inside ``folder``."""
+    """os.environ with Jupyter's config, data and runtime folders inside ``folder``.
+
+    The virtualenv's bin folder goes first on PATH: nbgrader runs the ``alembic`` command to create
+    a new gradebook, and ``make`` does not activate the virtualenv.
+    """
     env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), env.get("PATH", "")])
     for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR"):
         path = pathlib.Path(folder) / name.split("_")[1].lower()
         path.mkdir(parents=True, exist_ok=True)
