@@ -9,3 +9,4 @@ from .boundary import BoundaryExplorer
 from .ensemble import EnsembleExplorer
 from .convergence import MarginExplorer
 from .losses import SGDExplorer
+from .multiclass import MulticlassStepper
