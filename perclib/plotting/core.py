@@ -70,7 +70,7 @@ def plot_data(X, y, ax=None, *, s=60, labels=None):
                        zorder=3, **kw)
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
-    ax.set_aspect("equal", adjustable="datalim")
+    ax.set_aspect("equal", adjustable="box")
     return ax
 
 
@@ -249,7 +249,7 @@ def plot_classes(X, y, ax=None, *, s=50):
         ax.scatter(pts[:, 0], pts[:, 1], marker=marker, s=s, linewidths=1.5, label=str(c), zorder=3, **kw)
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
-    ax.set_aspect("equal", adjustable="datalim")
+    ax.set_aspect("equal", adjustable="box")
     return ax
 
 
