@@ -8,7 +8,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PYTEST_COV := --cov=perclib --cov-report=term-missing:skip-covered --cov-fail-under=95
 NBVAL := --nbval --nbval-current-env --nbval-cell-timeout=300
 
-.PHONY: lab test notebooks clean labs
+.PHONY: lab test notebooks clean labs handouts test-browser
 
 # Create .venv on first run; reinstall only when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -28,6 +28,24 @@ notebooks: $(STAMP)  ## re-run every notebook top to bottom and store its output
 
 labs: $(STAMP)  ## build the graded labs' student versions into labs/release (nbgrader)
 	$(BIN)/python labs/build.py
+
+# Handouts (issue 7): built from the stored outputs into $(HANDOUTS), git-ignored; assets from npm.
+HANDOUTS := _build/handouts
+NPM_STAMP := node_modules/.package-lock.json
+HANDOUT_SOURCES := $(wildcard notebooks/[0-9]*.ipynb) $(shell find book -type f) tools/build_handouts.py
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts
+
+$(HANDOUTS)/index.html: $(STAMP) $(NPM_STAMP) $(HANDOUT_SOURCES)
+	tools/ensure_chromium.sh
+	$(BIN)/python tools/build_handouts.py --out $(HANDOUTS)
+
+handouts: $(HANDOUTS)/index.html  ## offline HTML site, a PDF and reveal.js slides per notebook
+
+test-browser: $(HANDOUTS)/index.html  ## JupyterLab and headless chromium: Stepper, handout page
+	tools/ensure_chromium.sh
+	PERCLIB_BROWSER_TESTS=1 $(BIN)/python -m pytest tests/browser -v --durations=0
 
 clean:
 	rm -rf $(VENV) build _build release handouts .coverage

@@ -1,0 +1,293 @@
+"""Real-browser checks: what a student sees in JupyterLab and what a lecturer hands out.
+
+1. JupyterLab (on 127.0.0.1, temporary config) runs notebook 02 and a lab that shows the Stepper
+   top to bottom; moving the Stepper's slider with the mouse changes its table row and its plot.
+2. A handout page renders offline: maths typeset by MathJax, the widgets drawn from the stored
+   state in their last state, and no request fails or leaves the machine. The same for its slides.
+
+Headless Debian chromium driven by Playwright. Run with `make test-browser` (it installs chromium
+if missing and builds the handouts first); a plain `pytest tests` skips this module. Screenshots
+go to _build/browser/ (git-ignored).
+"""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+pytestmark = pytest.mark.skipif(
+    os.environ.get("PERCLIB_BROWSER_TESTS") != "1",
+    reason="needs chromium, a JupyterLab server and the built handouts: run `make test-browser`")
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+from build_handouts import CHROMIUM, CHROMIUM_ARGS, PageWatch, serve  # noqa: E402
+
+# The environment variables only exist to develop this test against other files.
+NOTEBOOK = pathlib.Path(os.environ.get("PERCLIB_BROWSER_NOTEBOOK",
+                                       ROOT / "notebooks" / "02_update_rule.ipynb"))
+HANDOUTS = pathlib.Path(os.environ.get("PERCLIB_HANDOUTS", ROOT / "_build" / "handouts"))
+SHOTS = ROOT / "_build" / "browser"
+TIMEOUT = 90_000  # ms, for a whole notebook to run on a busy machine
+
+
+def lab_notebook() -> pathlib.Path:
+    """The first graded lab (instructor's source version) that shows the Stepper."""
+    if os.environ.get("PERCLIB_BROWSER_LAB"):
+        return pathlib.Path(os.environ["PERCLIB_BROWSER_LAB"])
+    for path in sorted(ROOT.glob("labs/source/*/*.ipynb")):
+        if "Stepper(" in path.read_text():
+            return path
+    pytest.fail("no lab notebook in labs/source shows the Stepper")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _api(base: str, token: str, path: str, method: str = "GET"):
+    request = urllib.request.Request(f"{base}{path}", method=method,
+                                     headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        body = response.read()
+    return json.loads(body) if body else None
+
+
+@pytest.fixture(scope="module")
+def jupyterlab(tmp_path_factory):
+    """JupyterLab on 127.0.0.1 with its own config, serving copies of the two notebooks.
+
+    Copies, because a notebook run in JupyterLab gets autosaved. Yields (base URL, token, paths
+    relative to the server root). The server is stopped by its PID.
+    """
+    tmp = tmp_path_factory.mktemp("jupyterlab")
+    work = tmp / "work"
+    notebook = work / "notebooks" / NOTEBOOK.name
+    notebook.parent.mkdir(parents=True)
+    shutil.copy2(NOTEBOOK, notebook)
+    lab_source = lab_notebook()
+    shutil.copytree(lab_source.parent, work / "labs" / lab_source.parent.name)
+    lab = work / "labs" / lab_source.parent.name / lab_source.name
+    env = dict(os.environ)
+    for name in ("config", "data", "runtime"):
+        env[f"JUPYTER_{name.upper()}_DIR"] = str(tmp / name)
+    env["JUPYTERLAB_SETTINGS_DIR"] = str(tmp / "settings")
+    news = tmp / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+    news.parent.mkdir(parents=True)
+    news.write_text('{"fetchNews": "false"}')  # no "get Jupyter news?" toast over the screenshots
+    env["JUPYTERLAB_WORKSPACES_DIR"] = str(tmp / "workspaces")
+    port, token = _free_port(), secrets.token_hex(16)
+    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+           "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+           f"--ServerApp.root_dir={work}", "--LabApp.expose_app_in_browser=True",
+           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+    if os.geteuid() == 0:
+        cmd.append("--allow-root")
+    log = open(tmp / "server.log", "w")
+    server = subprocess.Popen(cmd, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            if server.poll() is not None:
+                pytest.fail(f"JupyterLab exited: {(tmp / 'server.log').read_text()[-2000:]}")
+            try:
+                _api(base, token, "/api/status")
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("JupyterLab did not answer within 60 s")
+        yield base, token, {"notebook": notebook.relative_to(work).as_posix(),
+                            "lab": lab.relative_to(work).as_posix()}
+    finally:
+        try:  # shut the kernels down first, then the server, by its PID
+            for kernel in _api(base, token, "/api/kernels") or []:
+                _api(base, token, f"/api/kernels/{kernel['id']}", method="DELETE")
+        except OSError:
+            pass
+        os.kill(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.kill(server.pid, signal.SIGKILL)
+            server.wait()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+# ----------------------------------------------------------------------------- JupyterLab
+OPEN_NOTEBOOK = """async (path) => {
+  const app = window.jupyterapp;
+  const panel = Array.from(app.shell.widgets('main')).find(w => w.context && w.context.path === path);
+  if (!panel) return 'not open';
+  app.shell.activateById(panel.id);
+  await panel.context.ready;
+  await panel.sessionContext.ready;
+  return panel.sessionContext.session && panel.sessionContext.session.kernel ? 'ready' : 'no kernel';
+}"""
+
+RUN_ALL = """async (path) => {
+  const app = window.jupyterapp;
+  const panel = Array.from(app.shell.widgets('main')).find(w => w.context.path === path);
+  app.shell.activateById(panel.id);
+  await app.commands.execute('notebook:clear-all-cell-outputs');
+  const ok = await app.commands.execute('notebook:run-all-cells');
+  const cells = panel.content.widgets.filter(c => c.model.type === 'code');
+  return {ok, cells: cells.length,
+          unrun: cells.filter(c => c.model.sharedModel.getSource().trim() && c.model.executionCount === null).length,
+          errors: Array.from(panel.node.querySelectorAll('[data-mime-type="application/vnd.jupyter.error"]'))
+                  .map(e => e.textContent.slice(0, 300))};
+}"""
+
+
+def run_in_jupyterlab(page, base, token, path):
+    page.goto(f"{base}/lab/tree/{path}?token={token}")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=TIMEOUT)
+    page.wait_for_function(f"""() => Array.from(window.jupyterapp.shell.widgets('main'))
+                           .some(w => w.context && w.context.path === {json.dumps(path)})""",
+                           timeout=TIMEOUT)
+    assert page.evaluate(OPEN_NOTEBOOK, path) == "ready"
+    result = page.evaluate(RUN_ALL, path)
+    assert result["errors"] == [] and result["ok"] is True, result
+    assert result["cells"] > 0 and result["unrun"] == 0, result
+
+
+def move_stepper(page, name):
+    """Drag the first Stepper's slider with the mouse; the row and the plot must change."""
+    from playwright.sync_api import expect
+
+    stepper = page.locator(".perclib-stepper").first
+    expect(stepper).to_be_visible(timeout=TIMEOUT)
+    stepper.scroll_into_view_if_needed()
+    slider = stepper.locator(".perclib-stepper-slider")
+    table = stepper.locator(".perclib-stepper-table")
+    plot = stepper.locator("img").first
+    readout = slider.locator(".widget-readout")
+    expect(table).not_to_have_text("", timeout=TIMEOUT)
+    before = {"row": table.inner_text(), "src": plot.get_attribute("src"),
+              "png": plot.screenshot(), "value": readout.inner_text()}
+    stepper.screenshot(path=SHOTS / f"{name}_before.png")
+
+    track = slider.locator(".noUi-base").bounding_box()
+    handle = slider.locator(".noUi-handle").bounding_box()
+    x0, y0 = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
+    fraction = 0.75 if x0 < track["x"] + track["width"] / 2 else 0.25
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(track["x"] + fraction * track["width"], y0, steps=8)
+    page.mouse.up()
+
+    expect(readout).not_to_have_text(before["value"], timeout=TIMEOUT)
+    expect(table).not_to_have_text(before["row"], timeout=TIMEOUT)
+    expect(plot).not_to_have_attribute("src", before["src"], timeout=TIMEOUT)
+    page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=plot.element_handle())
+    after = {"row": table.inner_text(), "png": plot.screenshot(), "value": readout.inner_text()}
+    stepper.screenshot(path=SHOTS / f"{name}_after.png")
+    page.screenshot(path=SHOTS / f"{name}_page.png")
+    assert after["row"] != before["row"]
+    assert after["png"] != before["png"], "the plot's pixels did not change"
+    return before, after
+
+
+@pytest.mark.parametrize("which", ["notebook", "lab"])
+def test_stepper_in_jupyterlab(jupyterlab, browser, which):
+    base, token, paths = jupyterlab
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        run_in_jupyterlab(page, base, token, paths[which])
+        before, after = move_stepper(page, pathlib.Path(paths[which]).stem)
+        print(f"{paths[which]}: step {before['value']} -> {after['value']}\n"
+              f"  {before['row']!r}\n  {after['row']!r}")
+    finally:
+        page.close()
+
+
+# ----------------------------------------------------------------------------- handouts
+def stored_slider_values(notebook: pathlib.Path) -> list[int]:
+    """The values of the Stepper sliders in the widget state stored with the notebook."""
+    nb = json.loads(notebook.read_text())
+    state = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    return sorted(m["state"]["value"] for m in state.values()
+                  if "perclib-stepper-slider" in m["state"].get("_dom_classes", []))
+
+
+MATHS = """async () => {
+  await new Promise((resolve, reject) => {
+    const t0 = Date.now();
+    (function poll() {
+      if (window.MathJax && MathJax.startup && MathJax.startup.promise) return resolve();
+      if (Date.now() - t0 > 20000) return reject(new Error('MathJax never started'));
+      setTimeout(poll, 100);
+    })();
+  });
+  await MathJax.startup.promise;
+  return {typeset: document.querySelectorAll('mjx-container').length,
+          errors: document.querySelectorAll('mjx-merror').length};
+}"""
+
+
+def test_handout_page_renders_offline(browser):
+    page = browser.new_page(viewport={"width": 1200, "height": 1000})
+    try:
+        with serve(HANDOUTS) as base:
+            watch = PageWatch(page, base)  # records failed requests; blocks non-local ones
+            page.goto(f"{base}/html/{NOTEBOOK.stem}.html", wait_until="networkidle")
+            maths = page.evaluate(MATHS)
+            assert maths["typeset"] > 0 and maths["errors"] == 0, maths
+            raw = page.locator(".math:not(:has(mjx-container))")
+            assert raw.count() == 0, raw.all_inner_texts()
+            stored = stored_slider_values(NOTEBOOK)  # the widgets render in their last state
+            assert stored, f"{NOTEBOOK.name} stores no Stepper"
+            stepper = page.locator(".perclib-stepper").first
+            stepper.wait_for(timeout=30_000)
+            readouts = page.locator(".perclib-stepper .perclib-stepper-slider .widget-readout")
+            assert sorted(int(t) for t in readouts.all_inner_texts()) == stored
+            assert stepper.locator(".perclib-stepper-table td").count() >= 8
+            stepper.scroll_into_view_if_needed()
+            page.wait_for_load_state("networkidle")
+            page.screenshot(path=SHOTS / "handout_page.png", full_page=False)
+            stepper.screenshot(path=SHOTS / "handout_stepper.png")
+            assert watch.problems == []
+    finally:
+        page.close()
+
+
+def test_handout_slides_render_offline(browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        with serve(HANDOUTS) as base:
+            watch = PageWatch(page, base)
+            page.goto(f"{base}/slides/{NOTEBOOK.stem}.slides.html", wait_until="networkidle")
+            page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=30_000)
+            maths = page.evaluate(MATHS)
+            assert maths["typeset"] > 0 and maths["errors"] == 0, maths
+            assert page.evaluate("() => Reveal.getTotalSlides()") > 1
+            page.screenshot(path=SHOTS / "slides_first.png")
+            page.keyboard.press("ArrowRight")
+            page.wait_for_timeout(800)  # the slide transition
+            page.screenshot(path=SHOTS / "slides_second.png")
+            assert watch.problems == []
+    finally:
+        page.close()
