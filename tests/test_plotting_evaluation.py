@@ -41,6 +41,7 @@ def test_error_curves_draw_mean_lines_and_std_bands():
     assert verts[:, 1].min() == pytest.approx((mean - std).min())
     assert ax.get_xlabel() == "epoch" and ax.get_ylabel() == "test error"
     assert ax.get_ylim()[0] == 0
+    assert all(float(t).is_integer() for t in ax.get_xticks())
 
 
 def test_error_curves_on_a_given_ax_with_a_dict_and_no_band():

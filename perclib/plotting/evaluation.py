@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from .. import _validation as V
 from .core import OKABE_ITO, _ax, boundary_segment, plot_data
@@ -69,6 +70,7 @@ def plot_error_curves(curves, ax=None, *, methods=None, band=True, ylabel="test 
             ax.fill_between(epochs, mean - std, mean + std, color=style["color"], alpha=0.15, linewidth=0)
     ax.set_xlabel("epoch")
     ax.set_ylabel(ylabel)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylim(bottom=0)
     ax.legend(frameon=False)
     return ax
