@@ -108,7 +108,7 @@ def test_plot_losses_curves_are_the_losses():
     ax = P.plot_losses()
     lines = {line.get_label(): line for line in ax.get_lines()}
     for name, label in (("perceptron", "perceptron: max(0, −ya)"), ("hinge", "hinge: max(0, 1 − ya)"),
-                        ("logistic", "logistic: log(1 + e^{−ya})")):
+                        ("logistic", "logistic: log(1 + exp(−ya))")):
         m, value = lines[label].get_xydata().T
         np.testing.assert_allclose(value, loss_value(name, np.ones_like(m), m))
     zero_one = [line for line in ax.get_lines() if line.get_color() == OKABE_ITO["black"]]

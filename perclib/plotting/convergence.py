@@ -18,7 +18,7 @@ _LOSS_STYLE = {
     "zero_one": (OKABE_ITO["black"], "-", "0-1 loss"),
     "perceptron": (OKABE_ITO["blue"], "-", "perceptron: max(0, −ya)"),
     "hinge": (OKABE_ITO["vermillion"], "--", "hinge: max(0, 1 − ya)"),
-    "logistic": (OKABE_ITO["green"], "-.", "logistic: log(1 + e^{−ya})"),
+    "logistic": (OKABE_ITO["green"], "-.", "logistic: log(1 + exp(−ya))"),
 }
 
 
