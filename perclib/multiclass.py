@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _fast
 from . import _validation as V
 from ._base import BaseModel
 from ._engine import epoch_indices
@@ -70,6 +71,8 @@ class MulticlassPerceptron(BaseModel):
     (['a', 'b', 'c'], 3)
     """
 
+    _reference = False  # True: always run the plain per-sample loop below (the tests' reference)
+
     def __init__(self, *, eta=1.0, max_iter=100, order="cyclic", fit_intercept=True, random_state=None,
                  average=False, record=False):
         self.eta = eta
@@ -102,30 +105,35 @@ class MulticlassPerceptron(BaseModel):
         history = [] if record else None
         mistakes = []
         converged = False
-        for epoch in range(1, max_iter + 1):
-            updates = 0
-            for i in epoch_indices(n, self.order, rng):
-                x, t = X[i], int(yi[i])
-                s = W @ x + b
-                p = int(np.argmax(s))
-                if p != t:
-                    W[t] += eta * x
-                    W[p] -= eta * x
-                    U[t] += (eta * c) * x
-                    U[p] -= (eta * c) * x
-                    if fit_intercept:
-                        b[t] += eta
-                        b[p] -= eta
-                        beta[t] += eta * c
-                        beta[p] -= eta * c
-                    updates += 1
-                c += 1
-                if record:
-                    history.append(MultiStep(epoch, int(i), x.copy(), t, s, p, p != t, W.copy(), b.copy()))
-            mistakes.append(updates)
-            if updates == 0 and not average:
-                converged = True
-                break
+        if not (record or self._reference):  # the same mistakes and weights, found block by block
+            W, b, U, beta, c, mistakes, converged = _fast.multiclass(
+                X, yi, K, eta=eta, max_iter=max_iter, order=self.order, fit_intercept=fit_intercept, rng=rng,
+                average=average)
+        else:
+            for epoch in range(1, max_iter + 1):
+                updates = 0
+                for i in epoch_indices(n, self.order, rng):
+                    x, t = X[i], int(yi[i])
+                    s = W @ x + b
+                    p = int(np.argmax(s))
+                    if p != t:
+                        W[t] += eta * x
+                        W[p] -= eta * x
+                        U[t] += (eta * c) * x
+                        U[p] -= (eta * c) * x
+                        if fit_intercept:
+                            b[t] += eta
+                            b[p] -= eta
+                            beta[t] += eta * c
+                            beta[p] -= eta * c
+                        updates += 1
+                    c += 1
+                    if record:
+                        history.append(MultiStep(epoch, int(i), x.copy(), t, s, p, p != t, W.copy(), b.copy()))
+                mistakes.append(updates)
+                if updates == 0 and not average:
+                    converged = True
+                    break
         self.classes_ = classes
         self.n_features_in_ = d
         self.last_coef_, self.last_intercept_ = W, b

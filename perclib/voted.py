@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _fast
 from . import _validation as V
 from ._base import BinaryLinearModel
 from ._engine import activation, epoch_indices, predict_sign
@@ -48,6 +49,8 @@ class VotedPerceptron(BinaryLinearModel):
     array([ 1,  1,  1, -1])
     """
 
+    _reference = False  # True: run the plain per-sample loop below (the tests' reference)
+
     def __init__(self, *, eta=1.0, max_iter=10, order="cyclic", fit_intercept=True, random_state=None):
         self.eta = eta
         self.max_iter = max_iter
@@ -63,24 +66,28 @@ class VotedPerceptron(BinaryLinearModel):
         rng = V.check_random_state(self.random_state)
         eta = float(self.eta)
         n, d = X.shape
-        x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
-        w, b, c = np.zeros(d), 0.0, 0
-        weights, intercepts, counts, mistakes = [], [], [], []
-        for _ in range(self.max_iter):
-            updates = 0
-            for i in epoch_indices(n, self.order, rng):
-                x = X[i]
-                if y[i] * activation(w, b, x, x_norms[i]) <= 0:
-                    weights.append(w.copy()); intercepts.append(b); counts.append(c)
-                    w = w + (eta * y[i]) * x
-                    if self.fit_intercept:
-                        b += eta * y[i]
-                    c = 1
-                    updates += 1
-                else:
-                    c += 1
-            mistakes.append(updates)
-        weights.append(w.copy()); intercepts.append(b); counts.append(c)
+        if not self._reference:  # the same mistakes, weights and counts, found block by block
+            weights, intercepts, counts, w, b, mistakes = _fast.voted(
+                X, y, eta=eta, max_iter=self.max_iter, order=self.order, fit_intercept=self.fit_intercept, rng=rng)
+        else:
+            x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
+            w, b, c = np.zeros(d), 0.0, 0
+            weights, intercepts, counts, mistakes = [], [], [], []
+            for _ in range(self.max_iter):
+                updates = 0
+                for i in epoch_indices(n, self.order, rng):
+                    x = X[i]
+                    if y[i] * activation(w, b, x, x_norms[i]) <= 0:
+                        weights.append(w.copy()); intercepts.append(b); counts.append(c)
+                        w = w + (eta * y[i]) * x
+                        if self.fit_intercept:
+                            b += eta * y[i]
+                        c = 1
+                        updates += 1
+                    else:
+                        c += 1
+                mistakes.append(updates)
+            weights.append(w.copy()); intercepts.append(b); counts.append(c)
         self.classes_ = classes
         self.n_features_in_ = d
         self.weights_ = np.array(weights)

@@ -1,0 +1,282 @@
+"""Fast paths for the perceptron family: the reference loop's decisions and weights, bit for bit.
+
+The reference (:func:`perclib._engine.train`, and the loops written out in ``averaged.py``,
+``voted.py`` and ``multiclass.py``) visits one example at a time. Here the examples are still
+*visited* one at a time, in the same order, but they are *scored* many at a time:
+
+1. Score a window of upcoming examples with one matrix-vector product ``X[window] @ w + b`` under
+   the current weights.
+2. Jump to the first example the reference updates on, and make exactly the reference's update
+   (``w += c * x``, ``b += c``: the same floating-point operations).
+3. Continue after it. The window follows the mistake rate: it doubles after a clean window and
+   shrinks to twice the last gap between mistakes, so few scores are thrown away.
+
+The rows are read in chunks of about 2 MiB, small enough to stay in the CPU cache: after a
+mistake the rest of the chunk is scored again from the cache, not from memory. With a shuffled
+order a chunk's rows are gathered into one reused buffer; ``X`` itself is never copied.
+
+Why the decisions are the reference's
+-------------------------------------
+The reference decides by the sign of ``a = w.x + b``. Near a tie (``|a|`` within the rounding band
+``4 d eps ||w|| ||x||`` of :func:`perclib._engine.activation`) it takes the sign of the
+left-to-right sum (scikit-learn's); outside the band every order of summation has the exact sign.
+A window's ``X[window] @ w`` sums in yet another order, but it too lies within the band's half of
+the exact value, so outside the band its sign is the exact one; inside the band we recompute the
+left-to-right sum, as the reference does. So every decision is the reference's, the update after
+it is the same arithmetic, and the weights stay bit-identical. The multi-class scan does the same
+with the gap between the best and the second-best score (:func:`multiclass`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._engine import _seq_dot, _tie_band, scores
+
+_EPS = float(np.finfo(np.float64).eps)
+_MIN_WINDOW = 16
+_CHUNK_BYTES = 1 << 21      # rows scored together stay in the cache (about 2 MiB)
+
+
+def _chunk_rows(n, d):
+    return max(_MIN_WINDOW, min(n, _CHUNK_BYTES // (8 * d)))
+
+
+class _Scan:
+    """The binary block scan: yields, in visiting order, each example the reference updates on.
+
+    ``w`` is updated in place and ``b`` is kept here, so the scan always scores under the current
+    weights. The caller must call :meth:`update` on each yielded example before asking for the next.
+    """
+
+    def __init__(self, X, y, w, b, *, eta, rule, fit_intercept):
+        self.X, self.y, self.w, self.b = X, y, w, b
+        self.eta, self.rule, self.fit_intercept = eta, rule, fit_intercept
+        n, d = X.shape
+        self.x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))     # as the reference computes them
+        self.band = 4.0 * d * _EPS                                # times ||w|| ||x||, as _tie_band
+        self.w_norm = float(np.sqrt(np.dot(w, w)))
+        self.chunk = _chunk_rows(n, d)
+        self.window = _MIN_WINDOW
+        self._buffer = None
+
+    def _rows(self, order, lo, hi):
+        """The rows visited at positions lo..hi-1, their labels and norms (views when cyclic)."""
+        if order is None:
+            return self.X[lo:hi], self.y[lo:hi], self.x_norms[lo:hi], None
+        idx = order[lo:hi]
+        if self._buffer is None:
+            self._buffer = np.empty((self.chunk, self.X.shape[1]))
+        rows = np.take(self.X, idx, axis=0, out=self._buffer[: hi - lo])
+        return rows, self.y[idx], self.x_norms[idx], idx
+
+    def epoch(self, order=None):
+        """One pass in ``order`` (None: 0, 1, ..., n-1); yields (position, index, activation)."""
+        n = self.X.shape[0]
+        for lo in range(0, n, self.chunk):
+            rows, ys, norms, idx = self._rows(order, lo, min(lo + self.chunk, n))
+            m = rows.shape[0]
+            o = 0
+            while o < m:
+                e = min(o + self.window, m)
+                ya = rows[o:e] @ self.w        # 1. one product under the current weights
+                ya += self.b
+                ya *= ys[o:e]                  # y * (w.x + b): exact, as y is +1 or -1
+                near = norms[o:e] * (self.band * self.w_norm)
+                mistake = None
+                for j in np.flatnonzero(ya <= near).tolist():   # candidates: mistakes and near-ties
+                    yj = float(ys[o + j])
+                    a = float(ya[j]) * yj
+                    x_norm = float(norms[o + j])
+                    if abs(a) <= _tie_band(self.w_norm, x_norm, self.X.shape[1]):
+                        a = _seq_dot(self.w, rows[o + j]) + self.b  # the left-to-right sum decides
+                    if (yj * a <= 0) if self.rule == "margin" else ((1.0 if a >= 0 else -1.0) != yj):
+                        mistake = (j, a)
+                        break
+                if mistake is None:
+                    o = e
+                    self.window = min(2 * self.window, self.chunk)
+                    continue
+                j, a = mistake                 # 2. the first mistake: the caller updates on it
+                at = o + j
+                yield lo + at, (lo + at if idx is None else int(idx[at])), a
+                self.window = max(_MIN_WINDOW, min(2 * (j + 1), self.chunk))
+                o = at + 1                     # 3. continue after it, under the new weights
+
+    def update(self, i, a):
+        """The reference's update on example i with activation a; returns the step c."""
+        yi = self.y[i]
+        if self.rule == "margin":
+            c = self.eta * yi
+        else:
+            c = self.eta * (yi - (1.0 if a >= 0 else -1.0))
+        self.w += c * self.X[i]
+        if self.fit_intercept:
+            self.b += c
+        self.w_norm = float(np.sqrt(np.dot(self.w, self.w)))
+        return c
+
+
+def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record=None,
+          on_update=None, epoch_offset=0):
+    """:func:`perclib._engine.train` without ``record``: the same results, scored block by block."""
+    if record is not None:
+        raise ValueError("the fast path keeps no history; record=True uses the reference loop")
+    n = X.shape[0]
+    scan = _Scan(X, y, w, b, eta=eta, rule=rule, fit_intercept=fit_intercept)
+    mistakes = []
+    n_updates = 0
+    converged = False
+    epoch = 0
+    for epoch in range(1, max_iter + 1):
+        if order == "random-mistake":
+            # one scan of all the data (vectorised, ties settled as the reference does), one update
+            a_all = scores(X, scan.w, scan.b, scan.x_norms)
+            wrong = np.flatnonzero((y * a_all <= 0) if rule == "margin"
+                                   else (np.where(a_all >= 0, 1.0, -1.0) != y))
+            if wrong.size == 0:
+                mistakes.append(0)
+                converged = True
+                break
+            i = int(wrong[rng.integers(wrong.size)])
+            found = [(i, float(a_all[i]))]
+        else:
+            found = ((i, a) for _, i, a in scan.epoch(rng.permutation(n) if order == "shuffle" else None))
+        updates = 0
+        for i, a in found:
+            scan.update(i, a)
+            updates += 1
+            if on_update is not None:
+                on_update(scan.w, scan.b)
+        mistakes.append(updates)
+        n_updates += updates
+        if order != "random-mistake" and updates == 0:
+            converged = True
+            break
+    return scan.b, epoch, n_updates, converged, np.array(mistakes, dtype=np.int64)
+
+
+def averaged(X, y, *, eta, max_iter, order, fit_intercept, rng):
+    """AveragedPerceptron's loop (CIML's lazy trick): returns w, b, u, beta, c, mistakes.
+
+    The scan finds the reference's mistakes; at the mistake on the t-th visited example (t from 0)
+    the counter is c = t + 1, so ``u`` and ``beta`` get the reference's very increments.
+    """
+    n, d = X.shape
+    scan = _Scan(X, y, np.zeros(d), 0.0, eta=eta, rule="margin", fit_intercept=fit_intercept)
+    u, beta = np.zeros(d), 0.0
+    mistakes = []
+    for epoch in range(max_iter):
+        updates = 0
+        for pos, i, a in scan.epoch(rng.permutation(n) if order == "shuffle" else None):
+            c = epoch * n + pos + 1
+            scan.update(i, a)
+            u += (eta * y[i] * c) * X[i]
+            if fit_intercept:
+                beta += eta * y[i] * c
+            updates += 1
+        mistakes.append(updates)
+    return scan.w, scan.b, u, beta, max_iter * n + 1, mistakes
+
+
+def voted(X, y, *, eta, max_iter, order, fit_intercept, rng):
+    """VotedPerceptron's loop: returns weights, intercepts, counts (lists), w, b, mistakes.
+
+    The survival count of the weights replaced at the t-th visited example is t - t_prev, where
+    t_prev is the previous mistake's t (0 at the start: the first weights start with a count of 0).
+    """
+    n, d = X.shape
+    scan = _Scan(X, y, np.zeros(d), 0.0, eta=eta, rule="margin", fit_intercept=fit_intercept)
+    weights, intercepts, counts, mistakes = [], [], [], []
+    t_prev = 0
+    for epoch in range(max_iter):
+        updates = 0
+        for pos, i, a in scan.epoch(rng.permutation(n) if order == "shuffle" else None):
+            t = epoch * n + pos
+            weights.append(scan.w.copy()); intercepts.append(scan.b); counts.append(t - t_prev)
+            scan.update(i, a)
+            t_prev = t
+            updates += 1
+        mistakes.append(updates)
+    weights.append(scan.w.copy()); intercepts.append(scan.b); counts.append(max_iter * n - t_prev)
+    return weights, intercepts, counts, scan.w, scan.b, mistakes
+
+
+def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, average):
+    """MulticlassPerceptron's loop: returns W, b, U, beta, c, mistakes, converged.
+
+    A window's scores ``X[window] @ W.T + b`` are summed in another order than the reference's
+    ``W @ x + b``, but each lies within ``4 d eps ||w_k|| ||x|| + 4 eps |s_k|`` of the exact score
+    with room to spare, and so does the reference's. Where the true class beats every other by more
+    than both bands, the reference's argmax is the true class too; every other example is scored
+    again exactly as the reference scores it (``W @ x + b``, then ``argmax``).
+    """
+    n, d = X.shape
+    K = n_classes
+    W, b = np.zeros((K, d)), np.zeros(K)
+    U, beta = np.zeros((K, d)), np.zeros(K)
+    x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
+    w_norms = np.zeros(K)
+    chunk = _chunk_rows(n, d * K)
+    buffer = None
+    window = _MIN_WINDOW
+    mistakes = []
+    converged = False
+    for epoch in range(max_iter):
+        visit = rng.permutation(n) if order == "shuffle" else None
+        updates = 0
+        for lo in range(0, n, chunk):
+            hi = min(lo + chunk, n)
+            if visit is None:
+                rows, ts, norms, idx = X[lo:hi], yi[lo:hi], x_norms[lo:hi], None
+            else:
+                idx = visit[lo:hi]
+                if buffer is None:
+                    buffer = np.empty((chunk, d))
+                rows = np.take(X, idx, axis=0, out=buffer[: hi - lo])
+                ts, norms = yi[idx], x_norms[idx]
+            o, m = 0, hi - lo
+            while o < m:
+                e = min(o + window, m)
+                S = rows[o:e] @ W.T
+                S += b
+                band = norms[o:e, None] * (4.0 * d * _EPS * w_norms) + 4.0 * _EPS * np.abs(S) + 1e-300
+                r = np.arange(e - o)
+                t_row = ts[o:e]
+                s_true = S[r, t_row] - band[r, t_row]
+                S += band
+                S[r, t_row] = -np.inf
+                found = None
+                for j in np.flatnonzero(s_true <= S.max(axis=1)).tolist():   # not surely right
+                    i = lo + o + j if idx is None else int(idx[o + j])
+                    x, t = X[i], int(ts[o + j])
+                    s = W @ x + b                      # exactly the reference's scores
+                    p = int(np.argmax(s))
+                    if p != t:
+                        found = (j, i, t, p)
+                        break
+                if found is None:
+                    o = e
+                    window = min(2 * window, chunk)
+                    continue
+                j, i, t, p = found
+                c = epoch * n + lo + o + j + 1
+                x = X[i]
+                W[t] += eta * x
+                W[p] -= eta * x
+                U[t] += (eta * c) * x
+                U[p] -= (eta * c) * x
+                if fit_intercept:
+                    b[t] += eta
+                    b[p] -= eta
+                    beta[t] += eta * c
+                    beta[p] -= eta * c
+                w_norms[t] = np.sqrt(np.dot(W[t], W[t]))
+                w_norms[p] = np.sqrt(np.dot(W[p], W[p]))
+                updates += 1
+                window = max(_MIN_WINDOW, min(2 * (j + 1), chunk))
+                o += j + 1
+        mistakes.append(updates)
+        if updates == 0 and not average:
+            converged = True
+            break
+    return W, b, U, beta, len(mistakes) * n + 1, mistakes, converged

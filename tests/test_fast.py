@@ -1,0 +1,307 @@
+"""The fast paths (perclib._fast) against the reference per-sample loops, and against scikit-learn.
+
+Each model has a private class switch ``_reference``: set on an instance, it runs the plain loop
+that mirrors the pseudocode. The fast path must reproduce it bit for bit (``np.array_equal``, not
+``allclose``): the same mistakes in the same epochs, hence the same floating-point updates.
+
+The issue allows the averaged models a tolerance. We use none (tolerance 0): the fast path finds the
+same mistakes and then makes the reference's own increments ``u += (eta*y*c)*x``,
+``beta += eta*y*c`` with the same counter ``c``, so the average ``w - u/c`` is the same float
+computation; any difference would be a bug, not rounding.
+"""
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.linear_model import Perceptron as SkPerceptron
+
+from perclib import (AveragedPerceptron, MulticlassPerceptron, Perceptron, PocketPerceptron,
+                     VotedPerceptron, _fast)
+from perclib._engine import _seq_dot
+from perclib.datasets import load_digits, load_iris, make_blobs3, make_noisy, make_separable
+
+ORDERS = ["cyclic", "shuffle", "random-mistake"]
+RULES = ["margin", "prediction"]
+
+
+@pytest.fixture(params=["default", "tiny"])
+def chunk(request, monkeypatch):
+    """Run each test with the default chunk (about 2 MiB) and with 256-byte chunks, so that scans
+    cross many chunk boundaries (and the shuffled buffer is refilled often) even on small data."""
+    if request.param == "tiny":
+        monkeypatch.setattr(_fast, "_CHUNK_BYTES", 256)
+    return request.param
+
+
+def _pair(model, X, y, fit_kw=None):
+    """Fit a fast copy and a reference copy of ``model``; return both."""
+    fit_kw = fit_kw or {}
+    fast = model.__class__(**model.get_params())
+    ref = model.__class__(**model.get_params())
+    ref._reference = True
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ConvergenceWarning on data that is not separable
+        fast.fit(X, y, **fit_kw)
+        ref.fit(X, y, **fit_kw)
+    return fast, ref
+
+
+def _assert_same(fast, ref, names):
+    for name in names:
+        a, b = getattr(fast, name), getattr(ref, name)
+        assert np.array_equal(np.asarray(a), np.asarray(b)), name
+
+
+PERCEPTRON_ATTRS = ["coef_", "intercept_", "mistakes_", "n_iter_", "n_updates_", "converged_"]
+
+
+def _random_data(kind, n, d, seed):
+    rng = np.random.default_rng(seed)
+    if kind == "separable":
+        return make_separable(n, d, margin=0.05, random_state=seed)
+    if kind == "noisy":
+        X, y = make_noisy(n, d, flip=0.15, random_state=seed)
+        y[0] = -y[1]  # both classes, even when the flips took one away
+        return X, y
+    if kind == "integers":  # small integers: many activations are exactly 0 (exact ties)
+        X = rng.integers(-2, 3, size=(n, d)).astype(np.float64)
+    else:
+        X = rng.normal(size=(n, d)) * rng.choice([1e-3, 1.0, 1e3])
+    y = np.where(rng.random(n) < 0.5, 1, -1)
+    y[:2] = [1, -1]
+    return X, y
+
+
+@settings(max_examples=150, deadline=None)
+@given(kind=st.sampled_from(["separable", "noisy", "integers", "gaussian"]), n=st.integers(2, 120),
+       d=st.integers(1, 9), seed=st.integers(0, 2**31 - 1), order=st.sampled_from(ORDERS),
+       rule=st.sampled_from(RULES), eta=st.sampled_from([1.0, 0.1, 0.37, 3.0]),
+       max_iter=st.integers(1, 25), fit_intercept=st.booleans(), tiny_chunks=st.booleans())
+def test_perceptron_fast_equals_reference(kind, n, d, seed, order, rule, eta, max_iter, fit_intercept,
+                                          tiny_chunks):
+    X, y = _random_data(kind, n, d, seed)
+    model = Perceptron(eta=eta, max_iter=max_iter, order=order, rule=rule, fit_intercept=fit_intercept,
+                       random_state=seed)
+    old = _fast._CHUNK_BYTES
+    _fast._CHUNK_BYTES = 8 * d * 16 if tiny_chunks else old  # hypothesis and fixtures do not mix
+    try:
+        fast, ref = _pair(model, X, y)
+    finally:
+        _fast._CHUNK_BYTES = old
+    _assert_same(fast, ref, PERCEPTRON_ATTRS)
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("rule", RULES)
+def test_perceptron_fast_equals_reference_seeded(order, rule, chunk):
+    for seed in range(6):
+        for kind in ["separable", "noisy", "integers", "gaussian"]:
+            X, y = _random_data(kind, 100 + 20 * seed, 2 + seed % 6, seed)
+            model = Perceptron(max_iter=12, order=order, rule=rule, random_state=seed)
+            fast, ref = _pair(model, X, y)
+            _assert_same(fast, ref, PERCEPTRON_ATTRS)
+
+
+def test_perceptron_from_initial_weights_and_partial_fit(chunk):
+    rng = np.random.default_rng(5)
+    for seed in range(20):
+        X, y = _random_data("integers" if seed % 2 else "gaussian", 80, 4, seed)
+        w0, b0 = rng.integers(-2, 3, size=4).astype(float), float(rng.integers(-2, 3))
+        for rule in RULES:
+            model = Perceptron(max_iter=15, rule=rule, order="shuffle", random_state=seed)
+            fast, ref = _pair(model, X, y, {"coef_init": w0, "intercept_init": b0})
+            _assert_same(fast, ref, PERCEPTRON_ATTRS)
+            for clf in (fast, ref):
+                clf.partial_fit(X[::-1], y[::-1])
+            _assert_same(fast, ref, PERCEPTRON_ATTRS)
+
+
+def test_near_ties_are_settled_as_the_reference_settles_them(chunk):
+    """Start each fit exactly on a tie of the left-to-right sum, where numpy's own order often is not 0.
+
+    A fast path that trusted the sign of ``X[block] @ w + b`` would decide these examples differently.
+    """
+    rng = np.random.default_rng(0)
+    decided_differently = 0
+    for trial in range(150):
+        d = int(rng.integers(2, 60))
+        X = rng.normal(size=(24, d))
+        w0 = rng.normal(size=d)
+        b0 = -_seq_dot(w0, X[0])                     # the first example's activation is exactly 0
+        blocked = float((X[:16] @ w0)[0]) + b0         # what a blocked product says instead
+        decided_differently += blocked != 0.0
+        y = np.where(rng.random(24) < 0.5, 1, -1)
+        y[0] = 1 if trial % 2 else -1
+        for rule in RULES:
+            model = Perceptron(max_iter=3, rule=rule)
+            fast, ref = _pair(model, X, y, {"coef_init": w0, "intercept_init": b0})
+            _assert_same(fast, ref, PERCEPTRON_ATTRS)
+            rec = Perceptron(max_iter=1, rule=rule, record=True)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                rec.fit(X, y, coef_init=w0, intercept_init=b0)
+            assert rec.history_[0].activation == 0.0   # the reference saw the exact tie
+            assert rec.history_[0].updated == (rule == "margin" or y[0] == -1)
+    assert decided_differently > 25  # the tie logic was needed, not just run
+
+
+def test_fast_path_is_bit_identical_to_sklearn(chunk):
+    Xi, yi = load_iris(classes=(1, 2))
+    datasets = [Xi, ] + [make_noisy(400, 6, 0.1, random_state=s)[0] for s in range(3)]
+    labels = [yi] + [make_noisy(400, 6, 0.1, random_state=s)[1] for s in range(3)]
+    datasets.append(make_separable(2000, 20, 0.05, random_state=7)[0])
+    labels.append(make_separable(2000, 20, 0.05, random_state=7)[1])
+    for X, y in zip(datasets, labels):
+        for k in (1, 3, 12):
+            for eta in (1.0, 0.25):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    sk = SkPerceptron(shuffle=False, tol=None, eta0=eta, max_iter=k).fit(X, y)
+                    ours = Perceptron(eta=eta, max_iter=k).fit(X, y)
+                assert np.array_equal(ours.coef_, sk.coef_[0])
+                assert np.array_equal(np.array([ours.intercept_]), sk.intercept_)
+
+
+def test_fast_path_to_convergence_matches_sklearn_on_a_larger_problem():
+    X, y = make_separable(3000, 30, margin=0.1, random_state=1)
+    ours = Perceptron(max_iter=1000).fit(X, y)
+    assert ours.converged_ and ours.n_iter_ > 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sk = SkPerceptron(shuffle=False, tol=None, max_iter=ours.n_iter_).fit(X, y)
+    assert np.array_equal(ours.coef_, sk.coef_[0]) and ours.intercept_ == sk.intercept_[0]
+
+
+@pytest.mark.parametrize("order", ["cyclic", "shuffle"])
+def test_averaged_fast_equals_reference(order, chunk):
+    for seed in range(10):
+        for kind in ["separable", "noisy", "integers", "gaussian"]:
+            X, y = _random_data(kind, 60 + 15 * seed, 1 + seed % 5, seed)
+            for fit_intercept in (True, False):
+                model = AveragedPerceptron(eta=0.5 + seed, max_iter=1 + seed % 7, order=order,
+                                           fit_intercept=fit_intercept, random_state=seed)
+                fast, ref = _pair(model, X, y)
+                _assert_same(fast, ref, ["coef_", "intercept_", "last_coef_", "last_intercept_", "c_",
+                                         "mistakes_", "n_iter_", "n_updates_", "converged_"])
+
+
+@pytest.mark.parametrize("order", ["cyclic", "shuffle"])
+def test_voted_fast_equals_reference(order, chunk):
+    for seed in range(10):
+        for kind in ["separable", "noisy", "integers", "gaussian"]:
+            X, y = _random_data(kind, 50 + 10 * seed, 1 + seed % 4, seed)
+            model = VotedPerceptron(max_iter=1 + seed % 6, order=order, random_state=seed,
+                                    fit_intercept=bool(seed % 3))
+            fast, ref = _pair(model, X, y)
+            _assert_same(fast, ref, ["weights_", "intercepts_", "counts_", "last_coef_", "last_intercept_",
+                                     "mistakes_", "n_iter_", "n_updates_", "converged_"])
+            assert fast.counts_.sum() == fast.n_iter_ * X.shape[0]
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_pocket_fast_equals_reference(order, chunk):
+    for seed in range(5):
+        for kind in ["noisy", "integers"]:
+            X, y = _random_data(kind, 50 + 10 * seed, 2 + seed % 3, seed)
+            for rule in RULES:
+                model = PocketPerceptron(max_iter=8, order=order, rule=rule, random_state=seed)
+                fast, ref = _pair(model, X, y)
+                _assert_same(fast, ref, ["coef_", "intercept_", "pocket_mistakes_", "last_coef_",
+                                         "last_intercept_", "mistakes_", "n_iter_", "n_updates_", "converged_"])
+
+
+def _multiclass_data():
+    Xd, yd = load_digits()  # integers 0..16: exact ties between class scores are common
+    Xb, yb = make_blobs3(40, spread=1.2, random_state=0)
+    Xi, yi = load_iris()
+    rng = np.random.default_rng(3)
+    Xr = rng.integers(-1, 2, size=(90, 3)).astype(float)
+    yr = rng.integers(0, 4, size=90)
+    return [(Xd[:400], yd[:400]), (Xb, yb), (Xi, yi), (Xr, yr)]
+
+
+@pytest.mark.parametrize("order", ["cyclic", "shuffle"])
+@pytest.mark.parametrize("average", [False, True])
+def test_multiclass_fast_equals_reference(order, average, chunk):
+    for k, (X, y) in enumerate(_multiclass_data()):
+        for fit_intercept in (True, False):
+            model = MulticlassPerceptron(eta=[1.0, 0.3][k % 2], max_iter=6, order=order, average=average,
+                                         fit_intercept=fit_intercept, random_state=k)
+            fast, ref = _pair(model, X, y)
+            _assert_same(fast, ref, ["coef_", "intercept_", "last_coef_", "last_intercept_", "mistakes_",
+                                     "n_iter_", "n_updates_", "converged_"])
+
+
+def test_multiclass_near_ties_between_classes(chunk):
+    """Two classes' scores equal in exact arithmetic (argmax takes the lower index), while a
+    blocked product may round them apart: the fast path must side with the reference's W @ x + b."""
+    rng = np.random.default_rng(1)
+    for trial in range(60):
+        d = int(rng.integers(3, 40))
+        x = rng.normal(size=d)
+        X = np.vstack([x, x, rng.normal(size=(20, d))])   # the same example twice: equal scores after 1 step
+        y = np.concatenate([[0, 1], rng.integers(0, 3, size=20)])
+        fast, ref = _pair(MulticlassPerceptron(max_iter=4, random_state=trial), X, y)
+        _assert_same(fast, ref, ["coef_", "intercept_", "mistakes_", "n_iter_"])
+
+
+def test_record_uses_the_reference_and_agrees_with_the_fast_path():
+    X, y = make_noisy(200, 3, 0.1, random_state=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fast = Perceptron(max_iter=8, order="shuffle", random_state=0).fit(X, y)
+        rec = Perceptron(max_iter=8, order="shuffle", random_state=0, record=True).fit(X, y)
+    assert len(rec.history_) == 8 * 200
+    assert np.array_equal(fast.coef_, rec.coef_) and fast.intercept_ == rec.intercept_
+    assert sum(s.updated for s in rec.history_) == fast.n_updates_
+    mc = MulticlassPerceptron(max_iter=3, record=True).fit(*make_blobs3(10, random_state=0))
+    assert np.array_equal(mc.coef_, MulticlassPerceptron(max_iter=3).fit(*make_blobs3(10, random_state=0)).coef_)
+    with pytest.raises(ValueError, match="record=True"):
+        _fast.train(X, np.where(y > 0, 1.0, -1.0), np.zeros(3), 0.0, eta=1.0, max_iter=1, order="cyclic",
+                    rule="margin", fit_intercept=True, rng=None, record=[])
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Perceptron(max_iter=5, order="shuffle", random_state=0),
+    lambda: Perceptron(max_iter=5, order="random-mistake", random_state=0),
+    lambda: AveragedPerceptron(max_iter=3, order="shuffle", random_state=0),
+    lambda: VotedPerceptron(max_iter=3, order="shuffle", random_state=0),
+    lambda: PocketPerceptron(max_iter=3, order="shuffle", random_state=0),
+    lambda: MulticlassPerceptron(max_iter=3, order="shuffle", random_state=0),
+])
+def test_nothing_passed_in_is_modified(make, chunk):
+    X, y = make_noisy(300, 5, 0.1, random_state=0)
+    X, y = np.ascontiguousarray(X), y.copy()
+    X_before, y_before = X.copy(), y.copy()
+    X.setflags(write=False)  # a write would raise, not just show up in the comparison
+    y.setflags(write=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        make().fit(X, y)
+        if isinstance(make(), Perceptron):
+            w0 = np.ones(5)
+            make().fit(X, y, coef_init=w0, intercept_init=0.5)
+            assert np.array_equal(w0, np.ones(5))
+    assert np.array_equal(X, X_before) and np.array_equal(y, y_before)
+
+
+def test_the_fast_path_is_the_default_and_the_reference_stays_reachable(monkeypatch):
+    calls = []
+    real = _fast.train
+
+    def spy(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_fast, "train", spy)
+    X, y = make_separable(50, 2, random_state=0)
+    Perceptron().fit(X, y)
+    assert calls == [1]
+    ref = Perceptron()
+    ref._reference = True
+    ref.fit(X, y)
+    Perceptron(record=True).fit(X, y)
+    assert calls == [1]
+    assert "_reference" not in Perceptron().get_params()
