@@ -191,29 +191,44 @@ def plot_decision_boundary(w, b, ax=None, *, xlim=None, ylim=None, shade=True, a
 
 
 def plot_update(x, y, w_before, b_before, w_after, b_after, ax=None, *, eta=1.0, xlim=None, ylim=None):
-    """One update step: the boundary before (dashed) and after (solid), the point x, and the
-    vector eta*y*x that the step adds to w, drawn from the tip of the old w. Returns the axes.
+    """One update step: the boundary before (dashed) and after (solid, its half-planes shaded), the
+    point x, and the vectors: w before (dashed black), w after (green), and the step added to w
+    (purple, from the tip of the old w to the tip of the new one). Returns the axes.
+
+    The step's legend says ``eta*y*x`` when that is what was added (the margin rule), and otherwise
+    the multiple of x that was (2*eta*y under the (y - y_hat) rule).
     """
-    ax = _ax(ax)
     x = np.asarray(x, dtype=np.float64)
+    if x.shape != (2,) or not np.all(np.isfinite(x)):
+        raise ValueError(f"x must be one 2-D point, for example (1.0, 2.0); got shape {x.shape}.")
+    if y not in (-1, 1):
+        raise ValueError(f"y must be -1 or +1; got {y!r}.")
+    w0, w1 = _check_w(w_before), _check_w(w_after)
+    ax = _ax(ax)
     style = POSITIVE if y > 0 else NEGATIVE
     kw = {"facecolors": "none", "edgecolors": style["color"]} if style["marker"] == "o" else {"c": style["color"]}
     ax.scatter([x[0]], [x[1]], marker=style["marker"], s=160, linewidths=2.5, zorder=5,
                label=f"the point x (y = {'+1' if y > 0 else '−1'})", **kw)
     xlim, ylim = _limits(ax, xlim, ylim)
-    plot_decision_boundary(w_before, b_before, ax, xlim=xlim, ylim=ylim, shade=False, arrow=False,
-                           color=OKABE_ITO["black"], linestyle="--", label="before")
-    plot_decision_boundary(w_after, b_after, ax, xlim=xlim, ylim=ylim, shade=True, arrow=False,
-                           color=OKABE_ITO["green"], label="after")
-    w0 = np.asarray(w_before, dtype=np.float64)
-    w1 = np.asarray(w_after, dtype=np.float64)
-    ax.annotate("", xy=w0, xytext=(0, 0), arrowprops={"arrowstyle": "-|>", "color": OKABE_ITO["black"],
-                                                      "linestyle": "--", "linewidth": 1.5})
-    ax.annotate("", xy=w1, xytext=w0, arrowprops={"arrowstyle": "-|>", "color": OKABE_ITO["purple"],
-                                                  "linewidth": 2})
-    ax.annotate("", xy=w1, xytext=(0, 0), arrowprops={"arrowstyle": "-|>", "color": OKABE_ITO["green"],
-                                                      "linewidth": 2})
-    ax.plot([], [], color=OKABE_ITO["purple"], linewidth=2, label=f"$\\eta y x$ = {eta:g}·({'+1' if y > 0 else '−1'})·x")
+    plot_decision_boundary(w0, b_before, ax, xlim=xlim, ylim=ylim, shade=False, arrow=False,
+                           color=OKABE_ITO["black"], linestyle="--", label="boundary before")
+    plot_decision_boundary(w1, b_after, ax, xlim=xlim, ylim=ylim, shade=True, arrow=False,
+                           color=OKABE_ITO["green"], label="boundary after")
+    step = w1 - w0
+    sign = "+1" if y > 0 else "−1"
+    if np.allclose(step, eta * y * x):
+        step_label = f"added to w: $\\eta y x$ = {eta:g}·({sign})·x"
+    elif np.any(x != 0) and np.allclose(step, (step @ x) / (x @ x) * x):
+        step_label = f"added to w: {(step @ x) / (x @ x):g}·x"
+    else:
+        step_label = f"added to w: ({step[0]:.3g}, {step[1]:.3g})"
+    arrows = ((w0, (0.0, 0.0), OKABE_ITO["black"], "--", "w before"), (w1, (0.0, 0.0), OKABE_ITO["green"], "-", "w after"),
+              (w1, w0, OKABE_ITO["purple"], "-", step_label))
+    for tip, tail, color, ls, label in arrows:
+        if np.any(np.asarray(tip) != np.asarray(tail)):
+            ax.annotate("", xy=tuple(tip), xytext=tuple(tail), zorder=4,
+                        arrowprops={"arrowstyle": "-|>", "color": color, "linestyle": ls, "linewidth": 2})
+            ax.plot([], [], color=color, linestyle=ls, linewidth=2, label=label)
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     return ax
