@@ -44,6 +44,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 NOTEBOOK_GLOB = "[0-9][0-9]_*.ipynb"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+REMOTE_RESOURCE = re.compile(
+    r"""<(?:script|link|img|iframe|source)\b[^>]*?\b(?:src|href)=["'](https?://[^"']+)""")
 
 
 # ----------------------------------------------------------------------------- notebooks
@@ -152,6 +154,7 @@ def build_slides(notebooks: list[pathlib.Path], out: pathlib.Path) -> pathlib.Pa
     c.SlidesExporter.template_name = "slides"  # book/slides: nbconvert's reveal template, offline
     c.SlidesExporter.reveal_url_prefix = "offline/reveal.js"
     c.SlidesExporter.reveal_scroll = True
+    c.SlidesExporter.reveal_theme = "white"  # its font is bundled; "simple" imports Google Fonts
     c.SlidesExporter.mathjax_url = "offline/mathjax/tex-mml-chtml.js"
     c.SlidesExporter.require_js_url = "offline/require.js"
     c.SlidesExporter.jquery_url = "offline/jquery.min.js"
@@ -165,8 +168,9 @@ def build_slides(notebooks: list[pathlib.Path], out: pathlib.Path) -> pathlib.Pa
         if "slide" not in kinds:
             print(f"warning: {path.name} marks no cell as a slide; it becomes one long slide")
         body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": title_of(path)}})
-        if re.search(r"""(src|href)=["']https?://""", body) or "import mermaid" in body:
-            raise SystemExit(f"slides of {path.name} still point at a CDN")
+        remote = REMOTE_RESOURCE.findall(body)  # resources, not the notebooks' hyperlinks
+        if remote or "import mermaid" in body:
+            raise SystemExit(f"slides of {path.name} still load from a CDN: {remote}")
         (folder / f"{path.stem}.slides.html").write_text(body)
     copy_offline_assets(folder / "offline", slides=True)
     return folder
@@ -222,8 +226,9 @@ class PageWatch:
             self.problems.append(f"HTTP {response.status}: {response.url}")
 
 
-# Run in the page: wait for MathJax, then for every stored widget view to be rendered.
-WAIT_RENDERED = """async () => {
+# Run in the page: wait for MathJax (when the page has maths, or always: the argument), then for
+# every stored widget view to be rendered; report what is left unrendered.
+WAIT_RENDERED = """async (mathjaxLoaded) => {
   const until = (test, ms) => new Promise((resolve, reject) => {
     const t0 = Date.now();
     (function poll() {
@@ -232,7 +237,7 @@ WAIT_RENDERED = """async () => {
       setTimeout(poll, 100);
     })();
   });
-  const hasMath = document.querySelector('.math') !== null;
+  const hasMath = mathjaxLoaded || document.querySelector('.math') !== null;
   if (hasMath) {
     await until(() => window.MathJax && MathJax.startup && MathJax.startup.promise, 20000);
     await MathJax.startup.promise;
@@ -276,7 +281,7 @@ def print_pdfs(notebooks: list[pathlib.Path], out: pathlib.Path) -> dict[str, di
                 watch = PageWatch(page, base)
                 page.goto(f"{base}/html/{path.stem}.html", wait_until="load")
                 page.wait_for_load_state("networkidle")
-                seen = page.evaluate(WAIT_RENDERED)
+                seen = page.evaluate(WAIT_RENDERED, False)
                 problems = list(watch.problems)
                 if seen["unrendered"]:
                     problems.append(f"{seen['unrendered']} of {seen['views']} widget views did "
@@ -291,7 +296,8 @@ def print_pdfs(notebooks: list[pathlib.Path], out: pathlib.Path) -> dict[str, di
                          display_header_footer=True, header_template="<span></span>",
                          footer_template=FOOTER)
                 page.close()
-                report[path.stem] = {"maths": seen["maths"], "widgets": seen["views"]}
+                report[path.stem] = {"maths": seen["maths"], "widgets": seen["views"],
+                                     "slides": check_slides(browser, base, path)}
         finally:
             browser.close()
     for path in notebooks:
@@ -301,6 +307,24 @@ def print_pdfs(notebooks: list[pathlib.Path], out: pathlib.Path) -> dict[str, di
         if leftovers:
             raise SystemExit(f"{pdf.name}: raw TeX left in the PDF text: {leftovers[:10]}")
     return report
+
+
+def check_slides(browser, base: str, notebook: pathlib.Path) -> int:
+    """Open a deck offline: reveal.js starts, MathJax typesets, nothing fails. Count its slides."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    watch = PageWatch(page, base)
+    page.goto(f"{base}/slides/{notebook.stem}.slides.html", wait_until="load")
+    page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=30_000)
+    seen = page.evaluate(WAIT_RENDERED, True)  # slides always load MathJax
+    page.wait_for_load_state("networkidle")
+    problems = list(watch.problems) + [f"TeX error: {t!r}" for t in seen["errors"]]
+    if seen["unrendered"]:
+        problems.append(f"{seen['unrendered']} of {seen['views']} widget views did not render")
+    if problems:
+        raise SystemExit(f"slides/{notebook.stem}.slides.html:\n  " + "\n  ".join(problems))
+    count = page.evaluate("() => Reveal.getTotalSlides()")
+    page.close()
+    return count
 
 
 def pdf_pages(pdf: pathlib.Path) -> int:
@@ -329,7 +353,7 @@ def raw_tex_in_pdf(pdf: pathlib.Path, notebook: pathlib.Path) -> list[str]:
                 code.append("\n".join(o.get("traceback", [])))
     code = "\n".join(code)
     found = []
-    for delimiter in ("\\(", "\\)", "\\[", "\\]", "$$", "\\begin{"):
+    for delimiter in ("\\(", "\\)", "\\[", "\\]", "$", "\\begin{"):
         if text.count(delimiter) > code.count(delimiter):
             found.append(delimiter)
     for command in sorted(set(TEX_COMMAND.findall(text))):
@@ -359,7 +383,7 @@ def write_index(notebooks, out, pdfs) -> None:
             f"<td><a href='html/{path.stem}.html'>page</a></td>"
             f"<td><a href='pdf/{path.stem}.pdf'>PDF</a> ({info['pages']} pages, "
             f"{human(info['bytes'])})</td>"
-            f"<td><a href='slides/{path.stem}.slides.html'>slides</a></td></tr>")
+            f"<td><a href='slides/{path.stem}.slides.html'>slides</a> ({info['slides']})</td></tr>")
     (out / "index.html").write_text(f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>The perceptron course: handouts</title>
 <style>body{{font-family:sans-serif;max-width:52em;margin:2em auto;}}td{{padding:.3em .8em;}}</style>
@@ -408,7 +432,8 @@ def main(argv=None) -> None:
     print(f"  slides/  {len(notebooks)} decks, {human(summary['slides_bytes'])}")
     for name, info in pdfs.items():
         print(f"  pdf/{name}.pdf: {info['pages']} pages, {human(info['bytes'])}, "
-              f"{info['maths']} formulas, {info['widgets']} widgets")
+              f"{info['maths']} formulas, {info['widgets']} widgets; "
+              f"slides/{name}.slides.html: {info['slides']} slides")
 
 
 if __name__ == "__main__":
