@@ -4,33 +4,41 @@ import pytest
 
 from perclib import Perceptron
 from perclib.datasets import make_separable
+from perclib.experiments import make_fixed_ratio
 from perclib.theory import max_margin, mistake_bound, radius
 from perclib.widgets import MarginExplorer
 
 
-def test_initial_state_matches_an_independent_computation():
+def test_exact_mode_sets_gamma_star_to_the_slider_value():
     w = MarginExplorer(30, margin=0.1, seed=3)
-    X, y = make_separable(30, 2, margin=0.1, random_state=3)
+    X, y = make_fixed_ratio(30, 2, np.sqrt(2) / 0.1, random_state=3)
     st = w.state
     assert st["margin"] == 0.1 and st["seed"] == 3 and st["order"] == "cyclic"
-    assert st["bound"] == pytest.approx(mistake_bound(X, y))
-    assert st["R"] == pytest.approx(radius(X))
+    assert st["gamma"] == pytest.approx(0.1, rel=1e-9) and st["R"] == pytest.approx(np.sqrt(2))
+    assert st["bound"] == pytest.approx(mistake_bound(X, y)) and st["bound"] == pytest.approx(200.0)
     clf = Perceptron(random_state=3).fit(X, y)
     assert st["updates"] == clf.n_updates_ and np.array_equal(st["w"], clf.coef_)
     assert st["updates"] <= st["bound"] and st["ratio"] == pytest.approx(st["updates"] / st["bound"])
     assert w.image.value[:8] == b"\x89PNG\r\n\x1a\n"
     assert "perclib-margin-explorer" in w.box._dom_classes
     assert np.allclose(w.updates_point.get_xydata(), [[st["gamma"], st["updates"]]])
+    w.margin.value = 0.04
+    assert w.state["gamma"] == pytest.approx(0.04, rel=1e-9) and w.state["bound"] == pytest.approx(1250.0)
+    assert w.state["updates"] <= w.state["bound"]
+    # the bound curve of the right panel passes through (gamma*, bound)
+    curve = w.ax_bound.get_lines()[0].get_xydata()
+    np.testing.assert_allclose(curve[:, 1], 2.0 / curve[:, 0] ** 2)
 
 
-def test_slider_regenerates_data_and_the_bound():
-    w = MarginExplorer(40, margin=0.2, seed=0)
+def test_generating_mode_slider_regenerates_data_and_the_bound():
+    w = MarginExplorer(40, margin=0.2, seed=0, exact=False)
     big = w.state["bound"]
     w.margin.value = 0.02
     st = w.state
     X, y = make_separable(40, 2, margin=0.02, random_state=0)
     _, _, gamma = max_margin(X, y)
     assert st["margin"] == 0.02 and st["gamma"] == pytest.approx(gamma)
+    assert st["R"] == pytest.approx(radius(X))
     assert st["bound"] > big  # a smaller margin gives a larger bound here
     assert st["updates"] <= st["bound"]
     assert len(st["seen"]) == 2
@@ -49,8 +57,9 @@ def test_order_and_seed_controls():
     w.order.value = "random-mistake"
     assert w.state["order"] == "random-mistake" and w.state["updates"] <= w.state["bound"]
     w.seed.value = 7
-    X, y = make_separable(30, 2, margin=0.1, random_state=7)
-    assert w.state["seed"] == 7 and w.state["R"] == pytest.approx(radius(X))
+    X, y = make_fixed_ratio(30, 2, np.sqrt(2) / 0.1, random_state=7)
+    clf = Perceptron(order="random-mistake", random_state=7).fit(X, y)
+    assert w.state["seed"] == 7 and w.state["updates"] == clf.n_updates_
     assert len(w.state["seen"]) == 3
 
 
@@ -60,7 +69,9 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="order"):
         MarginExplorer(order="backwards")
     with pytest.raises(ValueError, match="n_samples"):
-        MarginExplorer(1)
+        MarginExplorer(2)
+    with pytest.raises(ValueError, match="exact"):
+        MarginExplorer(exact="yes")
 
 
 def test_display_and_mimebundle(monkeypatch):

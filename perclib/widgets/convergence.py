@@ -15,6 +15,7 @@ from matplotlib.figure import Figure
 
 from .. import _validation as V
 from ..datasets import make_separable
+from ..experiments import make_fixed_ratio
 from ..perceptron import Perceptron
 from ..plotting.convergence import plot_margin_band
 from ..plotting.core import OKABE_ITO, plot_data, plot_decision_boundary
@@ -31,10 +32,12 @@ def _png(fig):
 class MarginExplorer:
     """Slide the margin of the data; watch the perceptron's updates stay under (R / gamma*)^2.
 
-    Each change draws a fresh separable data set with :func:`perclib.datasets.make_separable`
-    (``margin`` is the generating margin, in the plane, of a planted unit-normal line), trains
-    :class:`perclib.Perceptron` from w = 0, and computes gamma* (:func:`perclib.theory.max_margin`,
-    in the augmented space, so gamma* can differ from the slider's value) and R.
+    Each change draws a fresh separable data set, trains :class:`perclib.Perceptron` from w = 0, and
+    computes gamma* (:func:`perclib.theory.max_margin`, in the augmented space) and R. With
+    ``exact=True`` the data come from :func:`perclib.experiments.make_fixed_ratio`, so gamma* *is* the
+    slider's value and R = sqrt(2) (points in the unit disc): every setting lies on one bound curve.
+    With ``exact=False`` they come from :func:`perclib.datasets.make_separable`, where ``margin`` is
+    the generating margin of a planted line in the plane and gamma* (augmented) differs from it.
 
     Parameters
     ----------
@@ -44,6 +47,8 @@ class MarginExplorer:
     order : {"cyclic", "shuffle", "random-mistake"}, default="cyclic"
     seed : int, default=0
         Seeds the data and the order.
+    exact : bool, default=True
+        Whether the slider sets gamma* exactly (see above).
 
     Attributes
     ----------
@@ -59,22 +64,25 @@ class MarginExplorer:
     box : ipywidgets.VBox (CSS class ``perclib-margin-explorer``)
     """
 
-    def __init__(self, n_samples=40, *, margin=0.1, order="cyclic", seed=0):
+    def __init__(self, n_samples=40, *, margin=0.1, order="cyclic", seed=0, exact=True):
+        self.exact = V.check_bool(exact, "exact")
         self.n_samples = int(V.check_max_iter(n_samples, "n_samples"))
-        if self.n_samples < 2:
-            raise ValueError(f"n_samples must be at least 2; got {n_samples!r}.")
+        if self.n_samples < 3:
+            raise ValueError(f"n_samples must be at least 3; got {n_samples!r}.")
         V.check_choice(order, "order", V.ORDERS)
         if not 0.01 <= float(margin) <= 0.4:
             raise ValueError(f"margin must lie in [0.01, 0.4]; got {margin!r}.")
-        self.margin = W.FloatSlider(value=float(margin), min=0.01, max=0.4, step=0.01, description="margin",
+        self.margin = W.FloatSlider(value=float(margin), min=0.01, max=0.4, step=0.01,
+                                    description="γ*" if self.exact else "margin",
                                     continuous_update=False, readout_format=".2f")
         self.seed = W.IntSlider(value=int(seed), min=0, max=50, description="seed", continuous_update=False)
         self.order = W.Dropdown(options=list(V.ORDERS), value=order, description="order")
         self.image = W.Image(format="png")
         self.summary = W.HTML()
-        self.fig = Figure(figsize=(10, 4.4), dpi=80, facecolor="white")
+        self.fig = Figure(figsize=(10, 5.2), dpi=80, facecolor="white")
         FigureCanvasAgg(self.fig)
         self.ax_data, self.ax_bound = self.fig.subplots(1, 2)
+        self.fig.subplots_adjust(bottom=0.27)
         self.state = {"seen": []}
         for control in (self.margin, self.seed, self.order):
             control.observe(lambda change: self.update(), names="value")
@@ -84,6 +92,8 @@ class MarginExplorer:
 
     def data(self):
         """The data set for the current controls."""
+        if self.exact:
+            return make_fixed_ratio(self.n_samples, 2, np.sqrt(2.0) / self.margin.value, random_state=self.seed.value)
         return make_separable(self.n_samples, 2, margin=self.margin.value, random_state=self.seed.value)
 
     def update(self):
@@ -116,8 +126,8 @@ class MarginExplorer:
         plot_margin_band(st["w_star"], st["b_star"], st["gamma"], ax, X=X, y=y, xlim=lim, ylim=lim)
         plot_decision_boundary(st["w"], st["b"], ax, xlim=lim, ylim=lim, shade=False, arrow=False,
                                color=OKABE_ITO["purple"], linestyle="--", label="perceptron")
-        ax.set_title(f"data with margin {st['margin']:.2f} (seed {st['seed']})")
-        ax.legend(loc="lower left", fontsize=7)
+        ax.set_title(f"{'γ*' if self.exact else 'generating margin'} = {st['margin']:.2f} (seed {st['seed']})")
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize=7)
         ax = self.ax_bound
         ax.clear()
         g = np.geomspace(0.005, 1.0, 200)

@@ -71,9 +71,10 @@ class SGDExplorer:
         W.jslink((self.play, "value"), (self.step, "value"))
         self.image = W.Image(format="png")
         self.summary = W.HTML()
-        self.fig = Figure(figsize=(10, 4.4), dpi=80, facecolor="white")
+        self.fig = Figure(figsize=(10, 5.2), dpi=80, facecolor="white")
         FigureCanvasAgg(self.fig)
         self.ax_data, self.ax_loss = self.fig.subplots(1, 2)
+        self.fig.subplots_adjust(bottom=0.27)
         self.state = {}
         self.loss.observe(lambda change: self.refit(), names="value")
         self.eta.observe(lambda change: self.refit(), names="value")
@@ -149,7 +150,7 @@ class SGDExplorer:
             ax.scatter([x[0]], [x[1]], s=300, facecolors="none", edgecolors=OKABE_ITO["orange"], linewidths=2,
                        zorder=5, label="example of this step")
         ax.set_title(f"{st['loss']} loss, η = {st['eta']:.3g}, step {k}")
-        ax.legend(loc="lower left", fontsize=7)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize=7)
 
     def display(self):
         """Show the widget (a notebook cell may also just end with it)."""
