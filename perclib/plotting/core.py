@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from .. import _validation as V
 
@@ -244,7 +245,11 @@ def plot_mistakes(mistakes, ax=None, *, label="updates"):
     ax.bar(epochs, m, color=OKABE_ITO["blue"], label=label)
     ax.set_xlabel("epoch")
     ax.set_ylabel("updates in the epoch")
-    ax.set_xticks(epochs if m.size <= 20 else ax.get_xticks())
+    if m.size <= 20:
+        ax.set_xticks(epochs)
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlim(0.4, m.size + 0.6)
     return ax
 
