@@ -2,7 +2,7 @@
 
 Usage: python labs/build.py [--course DIR] [--db URL]
 
-For every ``DIR/source/<lab>/`` this runs ``nbgrader generate_assignment <lab> --force`` in the
+For every ``DIR/source/<lab>/`` this runs ``nbgrader generate_assignment "*" --force`` in the
 course directory ``DIR`` (default: this folder), which writes ``DIR/release/<lab>/``: solutions
 replaced by a stub, hidden tests removed, outputs cleared. nbgrader also records each lab's test
 cells in the gradebook (``DIR/gradebook.db`` unless ``--db``), which autograding needs later.
@@ -62,7 +62,8 @@ def generate(course=HERE, db=None, env=None):
         env = jupyter_env(tmp) if env is None else env
         for lab in labs:
             shutil.rmtree(course / "release" / lab, ignore_errors=True)  # no stale files survive
-            nbgrader(course, "generate_assignment", lab, "--force", *(["--db", db] if db else []), env=env)
+        # One nbgrader run for all the labs ("*"): its start-up costs seconds.
+        nbgrader(course, "generate_assignment", "*", "--force", *(["--db", db] if db else []), env=env)
     return labs
 
 
