@@ -7,3 +7,4 @@ from .core import (CLASS_COLORS, CLASS_MARKERS, NEGATIVE, OKABE_ITO, POSITIVE, b
                    plot_update)
 from .evaluation import (METHOD_STYLES, plot_boundaries, plot_confusion_matrix, plot_error_curves, plot_weight_image, plot_weight_images)
 from .convergence import *  # noqa: F401,F403  (plot_novikoff_lemma, plot_bound_scatter, ...: see its __all__)
+from .core import halfplanes  # noqa: E402  (exact half-plane polygons, for shading and widgets)
