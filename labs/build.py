@@ -2,10 +2,12 @@
 
 Usage: python labs/build.py [--course DIR] [--db URL]
 
-For every ``DIR/source/<lab>/`` this runs ``nbgrader generate_assignment "*" --force`` in the
-course directory ``DIR`` (default: this folder), which writes ``DIR/release/<lab>/``: solutions
-replaced by a stub, hidden tests removed, outputs cleared. nbgrader also records each lab's test
-cells in the gradebook (``DIR/gradebook.db`` unless ``--db``), which autograding needs later.
+This runs ``nbgrader generate_assignment "*" --force`` once in the course directory ``DIR``
+(default: this folder), which writes ``DIR/release/<lab>/`` for every ``DIR/source/<lab>/``:
+solutions replaced by a stub, hidden tests removed, outputs cleared. It then removes the stored
+widget state (the instructor's run, which nbgrader keeps in the notebook's metadata). nbgrader also
+records each lab's test cells in the gradebook (``DIR/gradebook.db`` unless ``--db``), which
+autograding needs later.
 
 Jupyter's config, data and runtime folders point to a temporary folder while nbgrader runs, so
 nothing in the user's own Jupyter setup changes the build, and the build changes nothing there.
@@ -14,6 +16,7 @@ The tests (``tests/test_labs.py``) use :func:`nbgrader` on a temporary copy of t
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pathlib
 import shutil
@@ -64,7 +67,16 @@ def generate(course=HERE, db=None, env=None):
             shutil.rmtree(course / "release" / lab, ignore_errors=True)  # no stale files survive
         # One nbgrader run for all the labs ("*"): its start-up costs seconds.
         nbgrader(course, "generate_assignment", "*", "--force", *(["--db", db] if db else []), env=env)
+    for path in (course / "release").glob("*/*.ipynb"):
+        _drop_widget_state(path)
     return labs
+
+
+def _drop_widget_state(path):
+    """Remove the stored widget state, which nbgrader keeps: it shows the instructor's run."""
+    nb = json.loads(path.read_text())
+    if nb.get("metadata", {}).pop("widgets", None) is not None:
+        path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
 
 
 def main(argv=None):

@@ -200,6 +200,7 @@ def test_release_holds_no_solution_and_no_hidden_test(graded):
                 nb = nbformat.reads(raw, as_version=4)
                 texts.append("\n".join(c.source for c in nb.cells))
                 assert not any(c.get("outputs") for c in nb.cells), f"{path.name}: released with outputs"
+                assert "widgets" not in nb.metadata, f"{path.name}: released with the instructor's widget state"
                 stubs = [c for c in _nb_cells(nb, "solution").values() if "raise NotImplementedError()" in c.source]
                 assert len(stubs) == len(_nb_cells(source_nb, "solution")), f"{path.name}: a solution cell has no stub"
             text = "\n".join(texts)
