@@ -283,7 +283,7 @@ def _fit_pla(X, y, rng, max_iter=1_000_000):
 
 
 def lfd_experiment(n_samples=10, n_runs=1000, *, method="exact", n_test=10000, random_state=0):
-    """Learning From Data, exercise 1.4 / homework 1: PLA on N random points of a random line.
+    """Learning From Data (homework 1 of the Caltech course): PLA on N random points of a random line.
 
     Each run draws a target f (:func:`perclib.datasets.make_lfd`), runs PLA from w = 0 picking a
     uniformly random misclassified point each iteration (``order="random-mistake"``) until no
