@@ -56,9 +56,9 @@ def novikoff_trace(X, y, *, eta=1.0, order="cyclic", random_state=0, max_iter=10
     ``d_alignment`` and ``d_sq_norm``, and the scalars ``gamma``, ``R``, ``eta``, ``updates`` (M)
     and ``bound`` ((R / gamma*)^2).
     """
+    w_star, b_star, gamma = max_margin(X, y)  # first: data that is not separable is refused at once
     model = Perceptron(eta=eta, order=order, random_state=random_state, record=True, max_iter=max_iter)
     model = _fit_quietly(model, X, y)
-    w_star, b_star, gamma = max_margin(X, y)
     R = radius(X)
     u = np.concatenate([[b_star], w_star])
     V_k = np.array([np.concatenate([[s.b], s.w]) for s in model.history_ if s.updated])
@@ -135,14 +135,18 @@ def make_fixed_ratio(n_samples, n_features, ratio, *, rho=1.0, random_state=None
         raise ValueError(f"ratio must be a number in [{R / rho * 1.05:.3f}, 1e4] for rho={rho}; got {ratio!r}.")
     gamma = R / float(ratio)
     rng = V.check_random_state(random_state)
-    u0 = float(rng.uniform(-0.3, 0.3))
-    w = rng.normal(size=d)
-    w *= np.sqrt(1 - u0 ** 2) / np.linalg.norm(w)
-    u = np.concatenate([[u0], w])
-    mu = (1 + gamma * u0) / (1 - gamma * u0)
-    alpha = (1 - gamma * u0) / (1 - u0 ** 2)
-    x_plus_base = (gamma - alpha * u0) * w          # x_+ = z_+[1:] without the free part s
-    x_minus_base = -(gamma + mu * alpha * u0) * w   # x_- = -z_-[1:] without the free part
+    for _ in range(1000):  # redraw u until both support points fit in the ball (always soon: u_0 = 0 fits)
+        u0 = float(rng.uniform(-0.3, 0.3))
+        w = rng.normal(size=d)
+        w *= np.sqrt(1 - u0 ** 2) / np.linalg.norm(w)
+        mu = (1 + gamma * u0) / (1 - gamma * u0)
+        alpha = (1 - gamma * u0) / (1 - u0 ** 2)
+        x_plus_base = (gamma - alpha * u0) * w          # x_+ = z_+[1:] without the free part s
+        x_minus_base = -(gamma + mu * alpha * u0) * w   # x_- = -z_-[1:] without the free part
+        if max(x_plus_base @ x_plus_base, x_minus_base @ x_minus_base) <= rho ** 2:
+            break
+    else:  # pragma: no cover - needs 1000 unlucky draws
+        raise ValueError(f"Could not place the support points for ratio={ratio!r}; use a larger ratio.")
     s = rng.normal(size=d)
     s -= (s @ w) / (w @ w) * w                      # s is orthogonal to w (and to e_0): t stays orthogonal to u
     room = min(rho ** 2 - x_plus_base @ x_plus_base, (rho ** 2 - x_minus_base @ x_minus_base) / mu ** 2)
@@ -200,6 +204,7 @@ def order_comparison(X, y, *, orders=("cyclic", "shuffle", "random-mistake"), n_
     (n_seeds, 1 + d) as unit vectors (b, w) / ||(b, w)||. Cyclic order ignores the seed.
     """
     seeds = _count(n_seeds, "n_seeds")
+    _, _, gamma = max_margin(X, y)  # first: data that is not separable is refused at once
     rng = V.check_random_state(random_state)
     updates, weights = {}, {}
     for order in orders:
@@ -211,7 +216,6 @@ def order_comparison(X, y, *, orders=("cyclic", "shuffle", "random-mistake"), n_
             ups.append(clf.n_updates_)
             ws.append(v / np.linalg.norm(v))
         updates[order], weights[order] = np.array(ups), np.array(ws)
-    w_star, b_star, gamma = max_margin(X, y)
     return {"updates": updates, "weights": weights, "bound": (radius(X) / gamma) ** 2}
 
 

@@ -59,13 +59,22 @@ def test_novikoff_check_errors():
         E.novikoff_check(3, orders=("backwards",))
 
 
-@pytest.mark.parametrize("n,d,ratio", [(5, 2, 6.0), (50, 3, 10.0), (200, 10, 8.0), (30, 25, 20.0)])
+@pytest.mark.parametrize("n,d,ratio", [(5, 2, 6.0), (50, 3, 10.0), (200, 10, 8.0), (30, 25, 20.0),
+                                         (20, 2, 1.06 * np.sqrt(2)), (20, 4, 1.5 * np.sqrt(2))])
 def test_make_fixed_ratio_is_exact(n, d, ratio):
     X, y = E.make_fixed_ratio(n, d, ratio, random_state=n + d)
     assert X.shape == (n, d) and set(y.tolist()) == {-1, 1}
     assert radius(X) == pytest.approx(np.sqrt(2.0), rel=1e-12)
     _, _, gamma = max_margin(X, y)
     assert radius(X) / gamma == pytest.approx(ratio, rel=1e-9)
+
+
+def test_separable_data_is_required_before_any_run():
+    X, y = make_xor()
+    with pytest.raises(ValueError, match="not linearly separable"):
+        E.novikoff_trace(X, y)
+    with pytest.raises(ValueError, match="not linearly separable"):
+        E.order_comparison(X, y)
 
 
 def test_make_fixed_ratio_errors():
