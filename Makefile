@@ -8,7 +8,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PYTEST_COV := --cov=perclib --cov-report=term-missing:skip-covered --cov-fail-under=95
 NBVAL := --nbval --nbval-current-env --nbval-cell-timeout=300
 
-.PHONY: lab test notebooks clean labs handouts test-browser
+.PHONY: lab test notebooks clean labs handouts test-browser bench-widgets
 
 # Create .venv on first run; reinstall only when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -49,3 +49,6 @@ test-browser: $(HANDOUTS)/index.html  ## JupyterLab and headless chromium: Stepp
 
 clean:
 	rm -rf $(VENV) build _build release handouts .coverage
+
+bench-widgets: $(STAMP)  ## redraw time of the Stepper and the BoundaryExplorer (budget 100 ms)
+	$(BIN)/python benchmarks/bench_widgets.py

@@ -70,7 +70,7 @@ def test_figure_follows_the_slider(lecture):
     d = tip - tail
     assert np.isclose(d[0], d[1]) and d[0] > 0  # the arrow points along w = (2, 2), normal to the line
     assert on_line(tail[None, :], (2, 2), 0)
-    assert "step 5/12 · epoch 2 · x = (1, 1) · update" == lecture.step_text.get_text()
+    assert "<caption style='text-align:left'>step 5 of 12 · epoch 2 · update</caption>" in lecture.table.value
 
     lecture.slider.value = 6  # before: (w, b) = ((2, 2), 0); after: ((2, 2), -2)
     assert on_line(lecture.before_line.get_xydata(), (2, 2), 0)

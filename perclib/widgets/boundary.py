@@ -114,10 +114,9 @@ class BoundaryExplorer:
         self.w_arrow = ax.annotate("", xy=(0, 0), xytext=(0, 0), zorder=5,
                                    arrowprops={"arrowstyle": "-|>", "color": OKABE_ITO["black"], "linewidth": 2})
         self.w_label = ax.text(0, 0, "w", ha="center", va="center", zorder=5, fontstyle="italic", fontsize=12)
-        self.loss_text = ax.text(0.0, 1.015, "", transform=ax.transAxes, ha="left", va="bottom", fontsize=9)
         ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=9, frameon=False)
         self._blit = _Blit(self.fig, [self.pos_patch, self.neg_patch, *points, self.line, self.rings, self.w_arrow,
-                                      self.w_label, self.loss_text])
+                                      self.w_label])
 
     def _on_change(self, change):
         self.update()
@@ -160,8 +159,6 @@ class BoundaryExplorer:
             self.w_arrow.xy = tuple(mid + d)
             self.w_arrow.set_position(tuple(mid))
             self.w_label.set_position(tuple(mid + 1.15 * d))
-        self.loss_text.set_text(f"w = ({w[0]:.2f}, {w[1]:.2f}), b = {b:.2f} · {len(wrong)} misclassified · "
-                                f"loss {self.state['loss']:.3g}")
 
     def render(self):
         """The figure as PNG bytes (what the ``image`` shows)."""
