@@ -65,12 +65,12 @@ def _api(base: str, token: str, path: str, method: str = "GET"):
     return json.loads(body) if body else None
 
 
-@pytest.fixture(scope="module")
-def jupyterlab(tmp_path_factory):
-    """JupyterLab on 127.0.0.1 with its own config, serving copies of the two notebooks.
+@pytest.fixture(scope="module", autouse=True)
+def _jupyterlab_server(tmp_path_factory):
+    """Start JupyterLab on 127.0.0.1 with its own config, serving copies of the two notebooks.
 
-    Copies, because a notebook run in JupyterLab gets autosaved. Yields (base URL, token, paths
-    relative to the server root). The server is stopped by its PID.
+    Started first (autouse) so that it boots while the handout tests run. Copies, because a
+    notebook run in JupyterLab gets autosaved. The server is stopped by its PID at the end.
     """
     tmp = tmp_path_factory.mktemp("jupyterlab")
     work = tmp / "work"
@@ -84,10 +84,10 @@ def jupyterlab(tmp_path_factory):
     for name in ("config", "data", "runtime"):
         env[f"JUPYTER_{name.upper()}_DIR"] = str(tmp / name)
     env["JUPYTERLAB_SETTINGS_DIR"] = str(tmp / "settings")
+    env["JUPYTERLAB_WORKSPACES_DIR"] = str(tmp / "workspaces")
     news = tmp / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
     news.parent.mkdir(parents=True)
     news.write_text('{"fetchNews": "false"}')  # no "get Jupyter news?" toast over the screenshots
-    env["JUPYTERLAB_WORKSPACES_DIR"] = str(tmp / "workspaces")
     port, token = _free_port(), secrets.token_hex(16)
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
            "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
@@ -95,22 +95,14 @@ def jupyterlab(tmp_path_factory):
            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
     if os.geteuid() == 0:
         cmd.append("--allow-root")
-    log = open(tmp / "server.log", "w")
+    log_path = tmp / "server.log"
+    log = open(log_path, "w")
     server = subprocess.Popen(cmd, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(600):
-            if server.poll() is not None:
-                pytest.fail(f"JupyterLab exited: {(tmp / 'server.log').read_text()[-2000:]}")
-            try:
-                _api(base, token, "/api/status")
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("JupyterLab did not answer within 60 s")
-        yield base, token, {"notebook": notebook.relative_to(work).as_posix(),
-                            "lab": lab.relative_to(work).as_posix()}
+        yield {"base": base, "token": token, "server": server, "log": log_path,
+               "paths": {"notebook": notebook.relative_to(work).as_posix(),
+                         "lab": lab.relative_to(work).as_posix()}}
     finally:
         try:  # shut the kernels down first, then the server, by its PID
             for kernel in _api(base, token, "/api/kernels") or []:
@@ -127,6 +119,21 @@ def jupyterlab(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def jupyterlab(_jupyterlab_server):
+    """(base URL, token, notebook paths relative to the server root), once the server answers."""
+    s = _jupyterlab_server
+    for _ in range(900):
+        if s["server"].poll() is not None:
+            pytest.fail(f"JupyterLab exited: {s['log'].read_text()[-2000:]}")
+        try:
+            _api(s["base"], s["token"], "/api/status")
+            return s["base"], s["token"], s["paths"]
+        except OSError:
+            time.sleep(0.1)
+    pytest.fail("JupyterLab did not answer within 90 s")
+
+
+@pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
 
@@ -135,6 +142,75 @@ def browser():
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+# ----------------------------------------------------------------------------- handouts
+def stored_slider_values(notebook: pathlib.Path) -> list[int]:
+    """The values of the Stepper sliders in the widget state stored with the notebook."""
+    nb = json.loads(notebook.read_text())
+    state = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    return sorted(m["state"]["value"] for m in state.values()
+                  if "perclib-stepper-slider" in m["state"].get("_dom_classes", []))
+
+
+MATHS = """async () => {
+  await new Promise((resolve, reject) => {
+    const t0 = Date.now();
+    (function poll() {
+      if (window.MathJax && MathJax.startup && MathJax.startup.promise) return resolve();
+      if (Date.now() - t0 > 20000) return reject(new Error('MathJax never started'));
+      setTimeout(poll, 100);
+    })();
+  });
+  await MathJax.startup.promise;
+  return {typeset: document.querySelectorAll('mjx-container').length,
+          errors: document.querySelectorAll('mjx-merror').length};
+}"""
+
+
+def test_handout_page_renders_offline(browser):
+    page = browser.new_page(viewport={"width": 1200, "height": 1000})
+    try:
+        with serve(HANDOUTS) as base:
+            watch = PageWatch(page, base)  # records failed requests; blocks non-local ones
+            page.goto(f"{base}/html/{NOTEBOOK.stem}.html", wait_until="networkidle")
+            maths = page.evaluate(MATHS)
+            assert maths["typeset"] > 0 and maths["errors"] == 0, maths
+            raw = page.locator(".math:not(:has(mjx-container))")
+            assert raw.count() == 0, raw.all_inner_texts()
+            stored = stored_slider_values(NOTEBOOK)  # the widgets render in their last state
+            assert stored, f"{NOTEBOOK.name} stores no Stepper"
+            stepper = page.locator(".perclib-stepper").first
+            stepper.wait_for(timeout=30_000)
+            readouts = page.locator(".perclib-stepper .perclib-stepper-slider .widget-readout")
+            assert sorted(int(t) for t in readouts.all_inner_texts()) == stored
+            assert stepper.locator(".perclib-stepper-table td").count() >= 8
+            stepper.scroll_into_view_if_needed()
+            page.wait_for_load_state("networkidle")
+            page.screenshot(path=SHOTS / "handout_page.png", full_page=False)
+            stepper.screenshot(path=SHOTS / "handout_stepper.png")
+            assert watch.problems == []
+    finally:
+        page.close()
+
+
+def test_handout_slides_render_offline(browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        with serve(HANDOUTS) as base:
+            watch = PageWatch(page, base)
+            page.goto(f"{base}/slides/{NOTEBOOK.stem}.slides.html", wait_until="networkidle")
+            page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=30_000)
+            maths = page.evaluate(MATHS)
+            assert maths["typeset"] > 0 and maths["errors"] == 0, maths
+            assert page.evaluate("() => Reveal.getTotalSlides()") > 1
+            page.screenshot(path=SHOTS / "slides_first.png")
+            page.keyboard.press("ArrowRight")
+            page.wait_for_timeout(800)  # the slide transition
+            page.screenshot(path=SHOTS / "slides_second.png")
+            assert watch.problems == []
+    finally:
+        page.close()
 
 
 # ----------------------------------------------------------------------------- JupyterLab
@@ -220,74 +296,5 @@ def test_stepper_in_jupyterlab(jupyterlab, browser, which):
         before, after = move_stepper(page, pathlib.Path(paths[which]).stem)
         print(f"{paths[which]}: step {before['value']} -> {after['value']}\n"
               f"  {before['row']!r}\n  {after['row']!r}")
-    finally:
-        page.close()
-
-
-# ----------------------------------------------------------------------------- handouts
-def stored_slider_values(notebook: pathlib.Path) -> list[int]:
-    """The values of the Stepper sliders in the widget state stored with the notebook."""
-    nb = json.loads(notebook.read_text())
-    state = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    return sorted(m["state"]["value"] for m in state.values()
-                  if "perclib-stepper-slider" in m["state"].get("_dom_classes", []))
-
-
-MATHS = """async () => {
-  await new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    (function poll() {
-      if (window.MathJax && MathJax.startup && MathJax.startup.promise) return resolve();
-      if (Date.now() - t0 > 20000) return reject(new Error('MathJax never started'));
-      setTimeout(poll, 100);
-    })();
-  });
-  await MathJax.startup.promise;
-  return {typeset: document.querySelectorAll('mjx-container').length,
-          errors: document.querySelectorAll('mjx-merror').length};
-}"""
-
-
-def test_handout_page_renders_offline(browser):
-    page = browser.new_page(viewport={"width": 1200, "height": 1000})
-    try:
-        with serve(HANDOUTS) as base:
-            watch = PageWatch(page, base)  # records failed requests; blocks non-local ones
-            page.goto(f"{base}/html/{NOTEBOOK.stem}.html", wait_until="networkidle")
-            maths = page.evaluate(MATHS)
-            assert maths["typeset"] > 0 and maths["errors"] == 0, maths
-            raw = page.locator(".math:not(:has(mjx-container))")
-            assert raw.count() == 0, raw.all_inner_texts()
-            stored = stored_slider_values(NOTEBOOK)  # the widgets render in their last state
-            assert stored, f"{NOTEBOOK.name} stores no Stepper"
-            stepper = page.locator(".perclib-stepper").first
-            stepper.wait_for(timeout=30_000)
-            readouts = page.locator(".perclib-stepper .perclib-stepper-slider .widget-readout")
-            assert sorted(int(t) for t in readouts.all_inner_texts()) == stored
-            assert stepper.locator(".perclib-stepper-table td").count() >= 8
-            stepper.scroll_into_view_if_needed()
-            page.wait_for_load_state("networkidle")
-            page.screenshot(path=SHOTS / "handout_page.png", full_page=False)
-            stepper.screenshot(path=SHOTS / "handout_stepper.png")
-            assert watch.problems == []
-    finally:
-        page.close()
-
-
-def test_handout_slides_render_offline(browser):
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    try:
-        with serve(HANDOUTS) as base:
-            watch = PageWatch(page, base)
-            page.goto(f"{base}/slides/{NOTEBOOK.stem}.slides.html", wait_until="networkidle")
-            page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=30_000)
-            maths = page.evaluate(MATHS)
-            assert maths["typeset"] > 0 and maths["errors"] == 0, maths
-            assert page.evaluate("() => Reveal.getTotalSlides()") > 1
-            page.screenshot(path=SHOTS / "slides_first.png")
-            page.keyboard.press("ArrowRight")
-            page.wait_for_timeout(800)  # the slide transition
-            page.screenshot(path=SHOTS / "slides_second.png")
-            assert watch.problems == []
     finally:
         page.close()
