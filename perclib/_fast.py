@@ -52,21 +52,41 @@ class _Scan:
         self.X, self.y, self.w, self.b = X, y, w, b
         self.eta, self.rule, self.fit_intercept = eta, rule, fit_intercept
         n, d = X.shape
-        self.x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))     # as the reference computes them
+        self.x_norms = np.empty(n)                                # ||x_i||, filled as rows are first read
+        self._normed = 0                                          # rows 0.._normed-1 have their norm
         self.band = 4.0 * d * _EPS                                # times ||w|| ||x||, as _tie_band
         self.w_norm = float(np.sqrt(np.dot(w, w)))
         self.chunk = _chunk_rows(n, d)
         self.window = _MIN_WINDOW
+        self.gap = 1.0          # running mean of the visits between mistakes
+        self.visits = 0         # visits before the current epoch
+        self.last = 0           # the visit of the last mistake
         self._buffer = None
+
+    def norms(self, hi=None):
+        """The row norms of X[:hi] (all rows by default), computed as the reference computes them.
+
+        In a cyclic first epoch each chunk's norms are computed as the chunk is first read, so the
+        rows come into the cache once for both: no extra pass over X.
+        """
+        hi = self.X.shape[0] if hi is None else hi
+        if hi > self._normed:
+            part = self.X[self._normed:hi]
+            out = self.x_norms[self._normed:hi]
+            np.sqrt(np.einsum("ij,ij->i", part, part, out=out), out=out)
+            self._normed = hi
+        return self.x_norms
 
     def _rows(self, order, lo, hi):
         """The rows visited at positions lo..hi-1, their labels and norms (views when cyclic)."""
         if order is None:
-            return self.X[lo:hi], self.y[lo:hi], self.x_norms[lo:hi], None
+            return self.X[lo:hi], self.y[lo:hi], self.norms(hi)[lo:hi], None
         idx = order[lo:hi]
+        self.norms()
         if self._buffer is None:
             self._buffer = np.empty((self.chunk, self.X.shape[1]))
-        rows = np.take(self.X, idx, axis=0, out=self._buffer[: hi - lo])
+        # mode="clip" (the indices are valid anyway): with the default mode numpy buffers ``out``
+        rows = np.take(self.X, idx, axis=0, out=self._buffer[: hi - lo], mode="clip")
         return rows, self.y[idx], self.x_norms[idx], idx
 
     def epoch(self, order=None):
@@ -75,13 +95,14 @@ class _Scan:
         for lo in range(0, n, self.chunk):
             rows, ys, norms, idx = self._rows(order, lo, min(lo + self.chunk, n))
             m = rows.shape[0]
+            norm_max = float(norms.max())
             o = 0
             while o < m:
                 e = min(o + self.window, m)
                 ya = rows[o:e] @ self.w        # 1. one product under the current weights
                 ya += self.b
                 ya *= ys[o:e]                  # y * (w.x + b): exact, as y is +1 or -1
-                near = norms[o:e] * (self.band * self.w_norm)
+                near = self.band * self.w_norm * norm_max     # >= every row's tie band
                 mistake = None
                 for j in np.flatnonzero(ya <= near).tolist():   # candidates: mistakes and near-ties
                     yj = float(ys[o + j])
@@ -99,8 +120,12 @@ class _Scan:
                 j, a = mistake                 # 2. the first mistake: the caller updates on it
                 at = o + j
                 yield lo + at, (lo + at if idx is None else int(idx[at])), a
-                self.window = max(_MIN_WINDOW, min(2 * (j + 1), self.chunk))
+                visit = self.visits + lo + at
+                self.gap += 0.25 * (visit - self.last - self.gap)
+                self.last = visit
+                self.window = max(_MIN_WINDOW, min(int(2 * self.gap), self.chunk))
                 o = at + 1                     # 3. continue after it, under the new weights
+        self.visits += n
 
     def update(self, i, a):
         """The reference's update on example i with activation a; returns the step c."""
@@ -130,7 +155,7 @@ def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record=
     for epoch in range(1, max_iter + 1):
         if order == "random-mistake":
             # one scan of all the data (vectorised, ties settled as the reference does), one update
-            a_all = scores(X, scan.w, scan.b, scan.x_norms)
+            a_all = scores(X, scan.w, scan.b, scan.norms())
             wrong = np.flatnonzero((y * a_all <= 0) if rule == "margin"
                                    else (np.where(a_all >= 0, 1.0, -1.0) != y))
             if wrong.size == 0:
@@ -218,6 +243,7 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
     w_norms = np.zeros(K)
     chunk = _chunk_rows(n, d * K)
     buffer = None
+    rows_at = np.arange(chunk)
     window = _MIN_WINDOW
     mistakes = []
     converged = False
@@ -232,21 +258,22 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
                 idx = visit[lo:hi]
                 if buffer is None:
                     buffer = np.empty((chunk, d))
-                rows = np.take(X, idx, axis=0, out=buffer[: hi - lo])
+                rows = np.take(X, idx, axis=0, out=buffer[: hi - lo], mode="clip")
                 ts, norms = yi[idx], x_norms[idx]
             o, m = 0, hi - lo
             while o < m:
                 e = min(o + window, m)
                 S = rows[o:e] @ W.T
                 S += b
-                band = norms[o:e, None] * (4.0 * d * _EPS * w_norms) + 4.0 * _EPS * np.abs(S) + 1e-300
-                r = np.arange(e - o)
-                t_row = ts[o:e]
-                s_true = S[r, t_row] - band[r, t_row]
-                S += band
+                r, t_row = rows_at[: e - o], ts[o:e]
+                s_true = S[r, t_row]
                 S[r, t_row] = -np.inf
+                # each score, here and in the reference, is within 4 (d+1) eps max||w_k|| ||x|| +
+                # 4 eps max|b_k| of the exact one (twice the worst case): the true class is surely
+                # the reference's argmax when it wins by more than twice that
+                gap = norms[o:e] * (8.0 * (d + 1) * _EPS * w_norms.max()) + (8.0 * _EPS * np.abs(b).max() + 1e-300)
                 found = None
-                for j in np.flatnonzero(s_true <= S.max(axis=1)).tolist():   # not surely right
+                for j in np.flatnonzero(s_true - S.max(axis=1) <= gap).tolist():   # not surely right
                     i = lo + o + j if idx is None else int(idx[o + j])
                     x, t = X[i], int(ts[o + j])
                     s = W @ x + b                      # exactly the reference's scores

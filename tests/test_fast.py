@@ -305,3 +305,18 @@ def test_the_fast_path_is_the_default_and_the_reference_stays_reachable(monkeypa
     Perceptron(record=True).fit(X, y)
     assert calls == [1]
     assert "_reference" not in Perceptron().get_params()
+
+
+def test_finiteness_check_needs_no_boolean_copy_of_X():
+    """check_array proves X finite by its sum (no n x d mask); an overflowing sum falls back to the
+    entry-by-entry check, so huge finite values pass and NaN or inf anywhere still fail."""
+    from perclib._validation import check_array
+    X = np.full((4, 3), 1e308)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert check_array(X) is X
+        for bad in (np.nan, np.inf, -np.inf):
+            Y = X.copy()
+            Y[2, 1] = bad
+            with pytest.raises(ValueError, match="NaN or infinity"):
+                check_array(Y)
