@@ -8,7 +8,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PYTEST_COV := --cov=perclib --cov-report=term-missing:skip-covered --cov-fail-under=95
 NBVAL := --nbval --nbval-current-env --nbval-cell-timeout=300
 
-.PHONY: lab test notebooks clean labs handouts test-browser bench-widgets
+.PHONY: lab test notebooks clean labs handouts test-browser bench-widgets bench
 
 # Create .venv on first run; reinstall only when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -52,3 +52,6 @@ clean:
 
 bench-widgets: $(STAMP)  ## redraw time of the Stepper and the BoundaryExplorer (budget 100 ms)
 	$(BIN)/python benchmarks/bench_widgets.py
+
+bench: $(STAMP)  ## time perclib against scikit-learn and the reference loop; writes benchmarks/results.md and the README table
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python benchmarks/bench_fit.py
