@@ -186,7 +186,7 @@ class Stepper:
         X, y = V.check_X_y(X, y)
         if X.shape[1] != 2:
             raise ValueError(f"The stepper draws 2-D data; X has {X.shape[1]} features.")
-        self._classes = V.binary_classes(y, "Stepper")
+        V.binary_classes(y, "Stepper")
         self.X, self.y = X.copy(), y.copy()
         eta = V.check_positive(eta, "eta")
         if not _ETA_RANGE[0] <= eta <= _ETA_RANGE[1]:
@@ -196,7 +196,7 @@ class Stepper:
         w0 = _check_pair(w0, "w0")
         b0 = _check_number(b0, "b0")
         self.max_iter = V.check_max_iter(max_iter)
-        V.check_random_state(random_state)  # only to check it: each refit starts from the same seed
+        V.check_random_state(random_state)  # only to check it: with an int, every refit starts from that seed
         self.random_state = random_state
         if title is not None and not isinstance(title, str):
             raise ValueError(f"title must be a string; got {title!r}.")
@@ -296,8 +296,6 @@ class Stepper:
             model.fit(self.X, self.y, coef_init=[self.w1_0.value, self.w2_0.value], intercept_init=self.b_0.value)
         self.model = model
         self.message = str(caught[-1].message) if caught else ""
-        if not model.history_:  # pragma: no cover - fit always visits at least one example
-            raise RuntimeError("the fit recorded no step")
         self._set_history(model.history_)
 
     def _set_history(self, steps):
