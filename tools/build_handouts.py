@@ -59,8 +59,9 @@ def find_notebooks(folder: pathlib.Path) -> list[pathlib.Path]:
         unrun = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.strip()
                  and c.get("execution_count") is None]
         if unrun:
-            raise SystemExit(f"{path}: code cells {unrun} have no stored outputs; the handouts show "
-                             f"stored outputs, so run `python tools/run_notebooks.py {path}` first")
+            raise SystemExit(f"{path}: code cells {unrun} have no stored outputs; the handouts "
+                             f"show stored outputs, so run `python tools/run_notebooks.py {path}` "
+                             "first")
         if any(WIDGET_VIEW in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
                for o in c.outputs) and "widgets" not in nb.metadata:
             raise SystemExit(f"{path}: shows widgets but stores no widget state; run it with "

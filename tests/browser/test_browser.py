@@ -85,8 +85,9 @@ def _jupyterlab_server(tmp_path_factory):
         env[f"JUPYTER_{name.upper()}_DIR"] = str(tmp / name)
     env["JUPYTERLAB_SETTINGS_DIR"] = str(tmp / "settings")
     env["JUPYTERLAB_WORKSPACES_DIR"] = str(tmp / "workspaces")
-    news = tmp / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
-    news.parent.mkdir(parents=True)
+    news = tmp / "settings" / "@jupyterlab" / "apputils-extension"
+    news.mkdir(parents=True)
+    news = news / "notification.jupyterlab-settings"
     news.write_text('{"fetchNews": "false"}')  # no "get Jupyter news?" toast over the screenshots
     port, token = _free_port(), secrets.token_hex(16)
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
@@ -232,8 +233,10 @@ RUN_ALL = """async (path) => {
   const ok = await app.commands.execute('notebook:run-all-cells');
   const cells = panel.content.widgets.filter(c => c.model.type === 'code');
   return {ok, cells: cells.length,
-          unrun: cells.filter(c => c.model.sharedModel.getSource().trim() && c.model.executionCount === null).length,
-          errors: Array.from(panel.node.querySelectorAll('[data-mime-type="application/vnd.jupyter.error"]'))
+          unrun: cells.filter(c => c.model.sharedModel.getSource().trim()
+                              && c.model.executionCount === null).length,
+          errors: Array.from(panel.node.querySelectorAll(
+                    '[data-mime-type="application/vnd.jupyter.error"]'))
                   .map(e => e.textContent.slice(0, 300))};
 }"""
 
@@ -278,7 +281,8 @@ def move_stepper(page, name):
     expect(readout).not_to_have_text(before["value"], timeout=TIMEOUT)
     expect(table).not_to_have_text(before["row"], timeout=TIMEOUT)
     expect(plot).not_to_have_attribute("src", before["src"], timeout=TIMEOUT)
-    page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=plot.element_handle())
+    page.wait_for_function("(img) => img.complete && img.naturalWidth > 0",
+                           arg=plot.element_handle())
     after = {"row": table.inner_text(), "png": plot.screenshot(), "value": readout.inner_text()}
     stepper.screenshot(path=SHOTS / f"{name}_after.png")
     page.screenshot(path=SHOTS / f"{name}_page.png")
