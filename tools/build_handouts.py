@@ -299,6 +299,8 @@ def print_pdfs(notebooks: list[pathlib.Path], out: pathlib.Path) -> dict[str, di
                 page.close()
                 report[path.stem] = {"maths": seen["maths"], "widgets": seen["views"],
                                      "slides": check_slides(browser, base, path)}
+            for other in ("html/intro.html", "html/search.html"):
+                check_offline(browser, base, other)
         finally:
             browser.close()
     for path in notebooks:
@@ -308,6 +310,16 @@ def print_pdfs(notebooks: list[pathlib.Path], out: pathlib.Path) -> dict[str, di
         if leftovers:
             raise SystemExit(f"{pdf.name}: raw TeX left in the PDF text: {leftovers[:10]}")
     return report
+
+
+def check_offline(browser, base: str, relative: str) -> None:
+    """Open a page that is neither a notebook nor a deck: nothing fails, nothing leaves."""
+    page = browser.new_page()
+    watch = PageWatch(page, base)
+    page.goto(f"{base}/{relative}", wait_until="networkidle")
+    page.close()
+    if watch.problems:
+        raise SystemExit(f"{relative}:\n  " + "\n  ".join(watch.problems))
 
 
 def check_slides(browser, base: str, notebook: pathlib.Path) -> int:
