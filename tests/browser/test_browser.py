@@ -31,7 +31,8 @@ pytestmark = pytest.mark.skipif(
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
-from build_handouts import CHROMIUM, CHROMIUM_ARGS, PageWatch, serve  # noqa: E402
+from build_handouts import (  # noqa: E402
+    CHROMIUM, CHROMIUM_ARGS, PageWatch, raw_tex_in_pdf, serve)
 
 # The environment variables only exist to develop this test against other files.
 NOTEBOOK = pathlib.Path(os.environ.get("PERCLIB_BROWSER_NOTEBOOK",
@@ -212,6 +213,23 @@ def test_handout_slides_render_offline(browser):
             assert watch.problems == []
     finally:
         page.close()
+
+
+def test_handout_pdf_has_no_raw_tex_and_the_check_can_fail(browser, tmp_path):
+    """pdftotext finds no TeX source in the built PDF, but does in the same page printed with
+    JavaScript off (MathJax never runs): the check is not vacuous."""
+    built = HANDOUTS / "pdf" / f"{NOTEBOOK.stem}.pdf"
+    assert raw_tex_in_pdf(built, NOTEBOOK) == []
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        with serve(HANDOUTS) as base:
+            page.goto(f"{base}/html/{NOTEBOOK.stem}.html", wait_until="networkidle")
+            page.pdf(path=str(tmp_path / "untypeset.pdf"))
+    finally:
+        context.close()
+    leftovers = raw_tex_in_pdf(tmp_path / "untypeset.pdf", NOTEBOOK)
+    assert "\\(" in leftovers and any(c[1:].isalpha() for c in leftovers), leftovers
 
 
 # ----------------------------------------------------------------------------- JupyterLab
