@@ -235,16 +235,29 @@ def test_multiclass_fast_equals_reference(order, average, chunk):
 
 
 def test_multiclass_near_ties_between_classes(chunk):
-    """Two classes' scores equal in exact arithmetic (argmax takes the lower index), while a
-    blocked product may round them apart: the fast path must side with the reference's W @ x + b."""
+    """Class scores that are equal in exact arithmetic, which a blocked product rounds apart.
+
+    The first two examples (x1 of class 1, then -x1 of class 2) are mistakes that leave
+    W = [0, x1, -x1]. The third, x3, is orthogonal to x1 up to rounding, so its three scores are
+    0, +-delta, -+delta with delta pure rounding: the argmax depends on the order of summation, and
+    the fast path must side with the reference's ``W @ x + b`` every time.
+    """
     rng = np.random.default_rng(1)
-    for trial in range(60):
-        d = int(rng.integers(3, 40))
-        x = rng.normal(size=d)
-        X = np.vstack([x, x, rng.normal(size=(20, d))])   # the same example twice: equal scores after 1 step
-        y = np.concatenate([[0, 1], rng.integers(0, 3, size=20)])
-        fast, ref = _pair(MulticlassPerceptron(max_iter=4, random_state=trial), X, y)
-        _assert_same(fast, ref, ["coef_", "intercept_", "mistakes_", "n_iter_"])
+    blocked_differs = 0
+    for trial in range(150):
+        d = int(rng.integers(3, 60))
+        x1 = rng.normal(size=d)
+        x3 = rng.normal(size=d)
+        x3 -= (x3 @ x1) / (x1 @ x1) * x1
+        X = np.vstack([x1, -x1, x3, rng.normal(size=(20, d))])
+        y = np.concatenate([[1, 2, trial % 3], rng.integers(0, 3, size=20)])
+        W = np.vstack([np.zeros(d), x1, -x1])
+        blocked_differs += np.argmax((X[2:18] @ W.T)[0]) != np.argmax(W @ x3)
+        model = MulticlassPerceptron(max_iter=3, fit_intercept=False, average=bool(trial % 2))
+        fast, ref = _pair(model, X, y)
+        _assert_same(fast, ref, ["coef_", "intercept_", "last_coef_", "mistakes_", "n_iter_"])
+        assert ref.mistakes_[0] >= 2  # the two set-up mistakes happened
+    assert blocked_differs > 20  # the gap test was needed, not just run
 
 
 def test_record_uses_the_reference_and_agrees_with_the_fast_path():
