@@ -35,9 +35,11 @@ with the gap between the best and the second-best score (:func:`multiclass`).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from ._engine import _seq_dot, _tie_band, scores
+from ._engine import _seq_dot, scores
 
 _EPS = float(np.finfo(np.float64).eps)
 _MIN_WINDOW = 16
@@ -99,6 +101,7 @@ class _Scan:
     def epoch(self, order=None):
         """One pass in ``order`` (None: 0, 1, ..., n-1); yields (position, index, activation)."""
         n = self.X.shape[0]
+        w, margin_rule = self.w, self.rule == "margin"     # w is updated in place: always current
         for lo in range(0, n, self.chunk):
             rows, ys, norms, idx = self._rows(order, lo, min(lo + self.chunk, n))
             m = rows.shape[0]
@@ -106,18 +109,17 @@ class _Scan:
             o = 0
             while o < m:
                 e = min(o + self.window, m)
-                ya = rows[o:e] @ self.w        # 1. one product under the current weights
+                ya = rows[o:e] @ w             # 1. one product under the current weights
                 ya += self.b
                 ya *= ys[o:e]                  # y * (w.x + b): exact, as y is +1 or -1
-                near = self.band * self.w_norm * norm_max     # >= every row's tie band
+                band_w = self.band * self.w_norm
                 mistake = None
-                for j in np.flatnonzero(ya <= near).tolist():   # candidates: mistakes and near-ties
+                for j in (ya <= band_w * norm_max).nonzero()[0].tolist():  # mistakes and near-ties
                     yj = float(ys[o + j])
                     a = float(ya[j]) * yj
-                    x_norm = float(norms[o + j])
-                    if abs(a) <= _tie_band(self.w_norm, x_norm, self.X.shape[1]):
-                        a = _seq_dot(self.w, rows[o + j]) + self.b  # the left-to-right sum decides
-                    if (yj * a <= 0) if self.rule == "margin" else ((1.0 if a >= 0 else -1.0) != yj):
+                    if abs(a) <= band_w * float(norms[o + j]) + 1e-300:    # the reference's tie band
+                        a = _seq_dot(w, rows[o + j]) + self.b  # a near-tie: the left-to-right sum decides
+                    if (yj * a <= 0) if margin_rule else ((1.0 if a >= 0 else -1.0) != yj):
                         mistake = (j, a)
                         break
                 if mistake is None:
@@ -136,15 +138,16 @@ class _Scan:
 
     def update(self, i, a):
         """The reference's update on example i with activation a; returns the step c."""
-        yi = self.y[i]
+        yi = float(self.y[i])
         if self.rule == "margin":
             c = self.eta * yi
         else:
             c = self.eta * (yi - (1.0 if a >= 0 else -1.0))
-        self.w += c * self.X[i]
+        w = self.w
+        w += c * self.X[i]
         if self.fit_intercept:
             self.b += c
-        self.w_norm = float(np.sqrt(np.dot(self.w, self.w)))
+        self.w_norm = math.sqrt(w @ w)
         return c
 
 
@@ -172,7 +175,7 @@ def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record=
             i = int(wrong[rng.integers(wrong.size)])
             found = [(i, float(a_all[i]))]
         else:
-            found = ((i, a) for _, i, a in scan.epoch(rng.permutation(n) if order == "shuffle" else None))
+            found = (hit[1:] for hit in scan.epoch(rng.permutation(n) if order == "shuffle" else None))
         updates = 0
         for i, a in found:
             scan.update(i, a)
