@@ -277,7 +277,7 @@ def move_stepper(page, name):
 
     stepper = page.locator(".perclib-stepper").first
     expect(stepper).to_be_visible(timeout=TIMEOUT)
-    stepper.scroll_into_view_if_needed()
+    stepper.evaluate("e => e.scrollIntoView({block: 'center'})")  # clear of the sticky toolbar
     slider = stepper.locator(".perclib-stepper-slider")
     table = stepper.locator(".perclib-stepper-table")
     plot = stepper.locator("img").first
@@ -312,7 +312,7 @@ def move_stepper(page, name):
 @pytest.mark.parametrize("which", ["notebook", "lab"])
 def test_stepper_in_jupyterlab(jupyterlab, browser, which):
     base, token, paths = jupyterlab
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page = browser.new_page(viewport={"width": 1400, "height": 1300})
     try:
         run_in_jupyterlab(page, base, token, paths[which])
         before, after = move_stepper(page, pathlib.Path(paths[which]).stem)
