@@ -43,6 +43,7 @@ from ._engine import _seq_dot, scores
 
 _EPS = float(np.finfo(np.float64).eps)
 _MIN_WINDOW = 16
+_WINDOW_PER_GAP = 2.0       # a window after a mistake: this many mean gaps between mistakes
 _CHUNK_BYTES = 1 << 21      # rows scored together stay in the cache (about 2 MiB)
 
 
@@ -132,7 +133,7 @@ class _Scan:
                 visit = self.visits + lo + at
                 self.gap += 0.25 * (visit - self.last - self.gap)
                 self.last = visit
-                self.window = max(_MIN_WINDOW, min(int(2 * self.gap), self.chunk))
+                self.window = max(_MIN_WINDOW, min(int(_WINDOW_PER_GAP * self.gap), self.chunk))
                 o = at + 1                     # 3. continue after it, under the new weights
         self.visits += n
 
@@ -240,10 +241,11 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
     """MulticlassPerceptron's loop: returns W, b, U, beta, c, mistakes, converged.
 
     A window's scores ``X[window] @ W.T + b`` are summed in another order than the reference's
-    ``W @ x + b``, but each lies within ``4 d eps ||w_k|| ||x|| + 4 eps |s_k|`` of the exact score
-    with room to spare, and so does the reference's. Where the true class beats every other by more
-    than both bands, the reference's argmax is the true class too; every other example is scored
-    again exactly as the reference scores it (``W @ x + b``, then ``argmax``).
+    ``W @ x + b``, but each lies within ``(d + 1) eps/2 ||w_k|| ||x|| + eps/2 |b_k|`` of the exact
+    score (plus second-order terms), and so does the reference's. Where the true class beats every
+    other by more than four such errors (we ask for 16), the reference's argmax is the true class too;
+    every other example is scored again exactly as the reference scores it (``W @ x + b``, then
+    ``argmax``). The window follows the mean gap between mistakes, as in the binary scan.
     """
     n, d = X.shape
     K = n_classes
@@ -255,6 +257,8 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
     buffer = None
     rows_at = np.arange(chunk)
     window = _MIN_WINDOW
+    mean_gap, last = 1.0, 0
+    margin_w, margin_b = 0.0, 1e-300    # the gap test's terms: they change only with W and b
     mistakes = []
     converged = False
     for epoch in range(max_iter):
@@ -271,6 +275,7 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
                 rows = np.take(X, idx, axis=0, out=buffer[: hi - lo], mode="clip")
                 ts, norms = yi[idx], x_norms[idx]
             o, m = 0, hi - lo
+            norm_max = float(norms.max())
             while o < m:
                 e = min(o + window, m)
                 S = rows[o:e] @ W.T
@@ -278,12 +283,9 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
                 r, t_row = rows_at[: e - o], ts[o:e]
                 s_true = S[r, t_row]
                 S[r, t_row] = -np.inf
-                # each score, here and in the reference, is within 4 (d+1) eps max||w_k|| ||x|| +
-                # 4 eps max|b_k| of the exact one (twice the worst case): the true class is surely
-                # the reference's argmax when it wins by more than twice that
-                gap = norms[o:e] * (8.0 * (d + 1) * _EPS * w_norms.max()) + (8.0 * _EPS * np.abs(b).max() + 1e-300)
+                gap = norm_max * margin_w + margin_b
                 found = None
-                for j in np.flatnonzero(s_true - S.max(axis=1) <= gap).tolist():   # not surely right
+                for j in (s_true - S.max(axis=1) <= gap).nonzero()[0].tolist():   # not surely right
                     i = lo + o + j if idx is None else int(idx[o + j])
                     x, t = X[i], int(ts[o + j])
                     s = W @ x + b                      # exactly the reference's scores
@@ -309,8 +311,12 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
                     beta[p] -= eta * c
                 w_norms[t] = np.sqrt(np.dot(W[t], W[t]))
                 w_norms[p] = np.sqrt(np.dot(W[p], W[p]))
+                margin_w = 8.0 * (d + 1) * _EPS * float(w_norms.max())
+                margin_b = 8.0 * _EPS * float(np.abs(b).max()) + 1e-300
                 updates += 1
-                window = max(_MIN_WINDOW, min(2 * (j + 1), chunk))
+                mean_gap += 0.25 * (c - last - mean_gap)
+                last = c
+                window = max(_MIN_WINDOW, min(int(_WINDOW_PER_GAP * mean_gap), chunk))
                 o += j + 1
         mistakes.append(updates)
         if updates == 0 and not average:
