@@ -218,7 +218,8 @@ def table(main, avg, mc, mem, nb, repeats, ref_repeats, load):
         f"{avg['accuracy']['perclib']:.4f}) | {fmt_s(aw)} ({fmt_s(ac)}) | "
         f"`SGDClassifier(loss='perceptron', penalty=None, learning_rate='constant', eta0=1, average=True, "
         f"shuffle=False, tol=None, max_iter={AVERAGED_EPOCHS})` (training accuracy {avg['accuracy']['sklearn']:.4f}) | "
-        f"{fmt_s(gw)} ({fmt_s(gc)}) | {aw / gw:.2f}x ({ac / gc:.2f}x) | <= 1.5x | {verdict(aw / gw <= 1.5, ac / gc <= 1.5)} |",
+        f"{fmt_s(gw)} ({fmt_s(gc)}) | {aw / gw:.2f}x ({ac / gc:.2f}x) | <= 1.5x | "
+        f"{verdict(aw / gw <= 1.5, ac / gc <= 1.5)} |",
         f"| AveragedPerceptron, same | {fmt_s(aw)} ({fmt_s(ac)}) | reference loop, whole fit ({ref_repeats} runs; "
         f"bit-identical: {'yes' if avg['ref_identical'] else 'NO'}) | {fmt_s(arw)} ({fmt_s(arc)}) | "
         f"{arw / aw:.0f}x faster ({arc / ac:.0f}x) | - | - |",
