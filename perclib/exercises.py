@@ -27,15 +27,9 @@ import numpy as np
 from . import _validation as V
 from ._engine import activation, is_mistake, step_size
 from .datasets import worked_example
+from ._format import num as _num
 
 _TOL = 1e-9
-
-
-def _num(v):
-    v = float(v)
-    if v == 0:
-        v = 0.0
-    return f"{v:.4g}"
 
 
 def _point(x):

@@ -27,6 +27,7 @@ from matplotlib.figure import Figure
 
 from .. import _validation as V
 from ..plotting.core import OKABE_ITO, boundary_segment, halfplanes, plot_data
+from ._common import square_view
 from .stepper import _Blit
 
 
@@ -96,13 +97,7 @@ class BoundaryExplorer:
         self.ax = ax = self.fig.add_subplot()
         self.fig.subplots_adjust(left=0.1, right=0.7, top=0.92, bottom=0.11)
         plot_data(self.X, y, ax)
-        lo, hi = self.X.min(axis=0), self.X.max(axis=0)
-        centre, half = (lo + hi) / 2, max(float(np.max(hi - lo)) / 2, 0.5) * 1.25 + 0.3
-        self.xlim = (centre[0] - half, centre[0] + half)
-        self.ylim = (centre[1] - half, centre[1] + half)
-        ax.set_xlim(self.xlim)
-        ax.set_ylim(self.ylim)
-        ax.set_aspect("equal", adjustable="box")
+        self.xlim, self.ylim = square_view(ax, self.X, scale=1.25, min_half=0.5)
         points = list(ax.collections)
         self.pos_patch = ax.fill([0, 0, 0], [0, 0, 0], color=OKABE_ITO["blue"], alpha=0.12, linewidth=0, zorder=0)[0]
         self.neg_patch = ax.fill([0, 0, 0], [0, 0, 0], color=OKABE_ITO["vermillion"], alpha=0.12, linewidth=0,

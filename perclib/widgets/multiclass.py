@@ -29,6 +29,7 @@ from .. import _validation as V
 from ..datasets import make_blobs3
 from ..multiclass import MulticlassPerceptron
 from ..plotting.core import CLASS_COLORS, OKABE_ITO, plot_classes
+from ._common import square_view, status_html
 
 
 class MulticlassStepper:
@@ -127,13 +128,7 @@ class MulticlassStepper:
         self.fig.subplots_adjust(left=0.1, right=0.72, top=0.9, bottom=0.11)
         plot_classes(self.X, self.y, self.ax)
         extent = np.vstack([self.X, np.zeros((1, 2)), *(s.W for s in self._sample_weights())])
-        lo, hi = extent.min(axis=0), extent.max(axis=0)
-        centre, half = (lo + hi) / 2, float(np.max(hi - lo)) / 2 * 1.1 + 0.3
-        self.xlim = (centre[0] - half, centre[0] + half)
-        self.ylim = (centre[1] - half, centre[1] + half)
-        self.ax.set_xlim(self.xlim)
-        self.ax.set_ylim(self.ylim)
-        self.ax.set_aspect("equal", adjustable="box")
+        self.xlim, self.ylim = square_view(self.ax, extent, scale=1.1)
         gx, gy = np.meshgrid(np.linspace(*self.xlim, self.resolution), np.linspace(*self.ylim, self.resolution))
         self._grid = (gx, gy)
         self._regions = None
@@ -202,8 +197,7 @@ class MulticlassStepper:
                       "b": s.b.copy(), "W_before": W_before, "b_before": b_before}
         self._draw()
         self.table.value = self._table_html()
-        self.status.value = (f"<span style='color:{OKABE_ITO['vermillion']}'>{html.escape(self.message)}</span>"
-                             if self.message else "")
+        self.status.value = status_html(self.message)
         self.image.value = self.render()
 
     def _draw(self):

@@ -34,24 +34,15 @@ from matplotlib.figure import Figure
 
 from .. import _validation as V
 from .._engine import Step
+from .._format import num as _num
+from .._format import vec as _vec
 from ..perceptron import Perceptron
 from ..plotting.core import OKABE_ITO, boundary_segment, halfplanes, plot_data
+from ._common import square_view, status_html
 
 FIELDS = ("epoch", "index", "x", "y", "activation", "y_hat", "updated", "w", "b")
 COLUMNS = ("epoch", "x", "y", "w·x+b", "ŷ", "updated", "new w", "new b")
 _ETA_RANGE = (1e-3, 1e3)
-
-
-def _num(v):
-    """A number as the table shows it: 4 significant digits, no '-0'."""
-    v = float(v)
-    if v == 0:
-        v = 0.0
-    return f"{v:.4g}"
-
-
-def _vec(v):
-    return "(" + ", ".join(_num(t) for t in np.asarray(v).ravel()) + ")"
 
 
 def _as_step(item, k):
@@ -256,13 +247,7 @@ class Stepper:
         self.ax = ax = self.fig.add_subplot()
         self.fig.subplots_adjust(left=0.1, right=0.68, top=0.9 if self.title else 0.95, bottom=0.11)
         plot_data(self.X, self.y, ax)
-        lo, hi = self.X.min(axis=0), self.X.max(axis=0)
-        centre, half = (lo + hi) / 2, max(float(np.max(hi - lo)) / 2, 0.5) * 1.3 + 0.3
-        self.xlim = (centre[0] - half, centre[0] + half)
-        self.ylim = (centre[1] - half, centre[1] + half)
-        ax.set_xlim(self.xlim)
-        ax.set_ylim(self.ylim)
-        ax.set_aspect("equal", adjustable="box")
+        self.xlim, self.ylim = square_view(ax, self.X, scale=1.3, min_half=0.5)
         ax.axhline(0, color="#cccccc", linewidth=0.8, zorder=1)
         ax.axvline(0, color="#cccccc", linewidth=0.8, zorder=1)
         if self.title:
@@ -342,8 +327,7 @@ class Stepper:
                       "b_before": b_before}
         self._draw()
         self.table.value = self._table_html()
-        self.status.value = (f"<span style='color:{OKABE_ITO['vermillion']}'>{html.escape(self.message)}</span>"
-                             if self.message else "")
+        self.status.value = status_html(self.message)
         self.image.value = self.render()
 
     def _draw(self):
