@@ -147,6 +147,46 @@ def test_near_ties_are_settled_as_the_reference_settles_them(chunk):
     assert decided_differently > 25  # the tie logic was needed, not just run
 
 
+def test_near_ties_in_a_chunk_streamed_by_einsum(chunk, monkeypatch):
+    """The same exact ties, met in a chunk whose first product is einsum's (``_Scan.epoch``'s fresh
+    chunk) rather than BLAS's: einsum sums in its own order, and its sign must not decide a tie either.
+
+    Normally the first epoch's chunks come into the cache for their norms, so einsum first streams a
+    chunk in the second epoch; computing all the norms up front makes every chunk fresh from the start.
+    """
+    init = _fast._Scan.__init__
+
+    def eager_norms(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self.norms()
+
+    monkeypatch.setattr(_fast._Scan, "__init__", eager_norms)
+    streamed = []
+    original = np.einsum
+
+    def spy(subscripts, *operands, **kwargs):
+        streamed.append(subscripts)
+        return original(subscripts, *operands, **kwargs)
+
+    monkeypatch.setattr(_fast.np, "einsum", spy)
+    rng = np.random.default_rng(1)
+    decided_differently = 0
+    for trial in range(150):
+        d = int(rng.integers(2, 60))
+        X = rng.normal(size=(24, d))
+        w0 = rng.normal(size=d)
+        b0 = -_seq_dot(w0, X[0])
+        decided_differently += float(original("ij,j->i", X, w0)[0]) + b0 != 0.0
+        y = np.where(rng.random(24) < 0.5, 1, -1)
+        y[0] = 1 if trial % 2 else -1
+        for rule in RULES:
+            fast, ref = _pair(Perceptron(max_iter=3, rule=rule), X, y,
+                              {"coef_init": w0, "intercept_init": b0})
+            _assert_same(fast, ref, PERCEPTRON_ATTRS)
+    assert "ij,j->i" in streamed            # the fresh chunks were scored by einsum
+    assert decided_differently > 25         # and its sign alone would have decided ties wrongly
+
+
 def test_fast_path_is_bit_identical_to_sklearn(chunk):
     Xi, yi = load_iris(classes=(1, 2))
     datasets = [Xi, ] + [make_noisy(400, 6, 0.1, random_state=s)[0] for s in range(3)]
