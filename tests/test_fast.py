@@ -118,22 +118,29 @@ def test_perceptron_from_initial_weights_and_partial_fit(chunk):
             _assert_same(fast, ref, PERCEPTRON_ATTRS)
 
 
+def _tie_trials(seed, trials=150):
+    """Small random problems (X, y, w0, b0) whose first example's activation under the initial
+    weights is exactly 0 by the left-to-right sum; its label alternates between trials."""
+    rng = np.random.default_rng(seed)
+    for trial in range(trials):
+        d = int(rng.integers(2, 60))
+        X = rng.normal(size=(24, d))
+        w0 = rng.normal(size=d)
+        b0 = -_seq_dot(w0, X[0])                     # the first example's activation is exactly 0
+        y = np.where(rng.random(24) < 0.5, 1, -1)
+        y[0] = 1 if trial % 2 else -1
+        yield X, y, w0, b0
+
+
 def test_near_ties_are_settled_as_the_reference_settles_them(chunk):
     """Start each fit exactly on a tie of the left-to-right sum, where numpy's own order often is not 0.
 
     A fast path that trusted the sign of ``X[block] @ w + b`` would decide these examples differently.
     """
-    rng = np.random.default_rng(0)
     decided_differently = 0
-    for trial in range(150):
-        d = int(rng.integers(2, 60))
-        X = rng.normal(size=(24, d))
-        w0 = rng.normal(size=d)
-        b0 = -_seq_dot(w0, X[0])                     # the first example's activation is exactly 0
+    for X, y, w0, b0 in _tie_trials(seed=0):
         blocked = float((X[:16] @ w0)[0]) + b0         # what a blocked product says instead
         decided_differently += blocked != 0.0
-        y = np.where(rng.random(24) < 0.5, 1, -1)
-        y[0] = 1 if trial % 2 else -1
         for rule in RULES:
             model = Perceptron(max_iter=3, rule=rule)
             fast, ref = _pair(model, X, y, {"coef_init": w0, "intercept_init": b0})
@@ -169,16 +176,9 @@ def test_near_ties_in_a_chunk_streamed_by_einsum(chunk, monkeypatch):
         return original(subscripts, *operands, **kwargs)
 
     monkeypatch.setattr(_fast.np, "einsum", spy)
-    rng = np.random.default_rng(1)
     decided_differently = 0
-    for trial in range(150):
-        d = int(rng.integers(2, 60))
-        X = rng.normal(size=(24, d))
-        w0 = rng.normal(size=d)
-        b0 = -_seq_dot(w0, X[0])
+    for X, y, w0, b0 in _tie_trials(seed=1):
         decided_differently += float(original("ij,j->i", X, w0)[0]) + b0 != 0.0
-        y = np.where(rng.random(24) < 0.5, 1, -1)
-        y[0] = 1 if trial % 2 else -1
         for rule in RULES:
             fast, ref = _pair(Perceptron(max_iter=3, rule=rule), X, y,
                               {"coef_init": w0, "intercept_init": b0})
