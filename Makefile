@@ -47,8 +47,9 @@ test-browser: $(HANDOUTS)/index.html  ## JupyterLab and headless chromium: Stepp
 	tools/ensure_chromium.sh
 	PERCLIB_BROWSER_TESTS=1 $(BIN)/python -m pytest tests/browser -v --durations=0
 
-clean:
-	rm -rf $(VENV) build _build release handouts .coverage
+# Back to a fresh clone's state; the instructor's grading (labs/submitted, the gradebook) stays.
+clean:  ## remove .venv, node_modules, _build and the labs' student versions (labs/release)
+	rm -rf $(VENV) node_modules build _build labs/release .coverage .pytest_cache .hypothesis
 
 bench-widgets: $(STAMP)  ## redraw time of the Stepper and the BoundaryExplorer (budget 100 ms)
 	$(BIN)/python benchmarks/bench_widgets.py
