@@ -33,9 +33,10 @@ The reference decides by the sign of ``a = w.x + b``. Near a tie (``|a|`` within
 left-to-right sum (scikit-learn's); outside the band every order of summation has the exact sign.
 A window's ``X[window] @ w`` (BLAS's or einsum's) sums in yet another order, but it too lies
 within the band's half of the exact value, so outside the band its sign is the exact one; inside
-the band we recompute the left-to-right sum, as the reference does. So every decision is the reference's, the update after
-it is the same arithmetic, and the weights stay bit-identical. The multi-class scan does the same
-with the gap between the best and the second-best score (:func:`multiclass`).
+the band we recompute the left-to-right sum, as the reference does. So every decision is the
+reference's, the update after it is the same arithmetic, and the weights stay bit-identical. The
+multi-class scan does the same with the gap between the best and the second-best score
+(:func:`multiclass`).
 """
 from __future__ import annotations
 
@@ -108,9 +109,10 @@ class _Scan:
         n = self.X.shape[0]
         w, margin_rule = self.w, self.rule == "margin"     # w is updated in place: always current
         for lo in range(0, n, self.chunk):
+            hi = min(lo + self.chunk, n)
             # a cyclic chunk's rows are still in memory, unless its norms were just computed from them
-            fresh = order is None and self._normed >= min(lo + self.chunk, n)
-            rows, ys, norms, idx = self._rows(order, lo, min(lo + self.chunk, n))
+            fresh = order is None and self._normed >= hi
+            rows, ys, norms, idx = self._rows(order, lo, hi)
             m = rows.shape[0]
             norm_max = float(norms.max())
             o = 0
