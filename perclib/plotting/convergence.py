@@ -12,7 +12,7 @@ import numpy as np
 from .. import _validation as V
 from ..sgd import ALL_LOSSES, loss_value
 from ..theory import perceptron_criterion
-from .core import OKABE_ITO, _ax, _limits, boundary_segment
+from .core import OKABE_ITO, _ax, _data_plane, _limits, boundary_segment
 
 _LOSS_STYLE = {
     "zero_one": (OKABE_ITO["black"], "-", "0-1 loss"),
@@ -124,12 +124,7 @@ def plot_margin_band(w, b, gamma, ax=None, *, X=None, y=None, xlim=None, ylim=No
         support = ys * (X @ w + b) <= gamma + tol
         ax.scatter(X[support, 0], X[support, 1], s=260, facecolors="none", edgecolors=color, linewidths=1.5,
                    zorder=4, label="support points")
-    ax.set_xlim(xlim)
-    ax.set_ylim(ylim)
-    ax.set_xlabel("$x_1$")
-    ax.set_ylabel("$x_2$")
-    ax.set_aspect("equal", adjustable="box")
-    return ax
+    return _data_plane(ax, xlim, ylim)
 
 
 def plot_histogram(values, ax=None, *, bins="auto", label=None, color=None, log=False):

@@ -38,6 +38,18 @@ def _ax(ax):
     return ax
 
 
+def _data_plane(ax, xlim=None, ylim=None):
+    """The (x1, x2) plane of the data: limits (when given), axis labels, equal aspect; returns ax."""
+    if xlim is not None:
+        ax.set_xlim(xlim)
+    if ylim is not None:
+        ax.set_ylim(ylim)
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    ax.set_aspect("equal", adjustable="box")
+    return ax
+
+
 def _signs(y):
     y = np.asarray(y)
     classes = np.unique(y)
@@ -69,10 +81,7 @@ def plot_data(X, y, ax=None, *, s=60, labels=None):
             kw = {"facecolors": "none", "edgecolors": style["color"]} if style["marker"] == "o" else {"c": style["color"]}
             ax.scatter(pts[:, 0], pts[:, 1], marker=style["marker"], s=s, linewidths=1.8, label=label,
                        zorder=3, **kw)
-    ax.set_xlabel("$x_1$")
-    ax.set_ylabel("$x_2$")
-    ax.set_aspect("equal", adjustable="box")
-    return ax
+    return _data_plane(ax)
 
 
 def _limits(ax, xlim, ylim):
@@ -183,12 +192,7 @@ def plot_decision_boundary(w, b, ax=None, *, xlim=None, ylim=None, shade=True, a
             ax.annotate("", xy=mid + d, xytext=mid, zorder=4,
                         arrowprops={"arrowstyle": "-|>", "color": color, "linewidth": 2})
             ax.text(*(mid + 1.12 * d), "$w$", color=color, ha="center", va="center", zorder=4)
-    ax.set_xlim(xlim)
-    ax.set_ylim(ylim)
-    ax.set_xlabel("$x_1$")
-    ax.set_ylabel("$x_2$")
-    ax.set_aspect("equal", adjustable="box")
-    return ax
+    return _data_plane(ax, xlim, ylim)
 
 
 def plot_update(x, y, w_before, b_before, w_after, b_after, ax=None, *, eta=1.0, xlim=None, ylim=None):
@@ -267,10 +271,7 @@ def plot_classes(X, y, ax=None, *, s=50):
         color = CLASS_COLORS[k % len(CLASS_COLORS)]
         kw = {"facecolors": "none", "edgecolors": color} if marker in "osD^v" else {"c": color}
         ax.scatter(pts[:, 0], pts[:, 1], marker=marker, s=s, linewidths=1.5, label=str(c), zorder=3, **kw)
-    ax.set_xlabel("$x_1$")
-    ax.set_ylabel("$x_2$")
-    ax.set_aspect("equal", adjustable="box")
-    return ax
+    return _data_plane(ax)
 
 
 def plot_decision_regions(model, X, y, ax=None, *, resolution=300, alpha=0.15):
