@@ -1,19 +1,64 @@
-"""What every perclib model shares: parameters, fitted-state checks and prediction."""
+"""What every perclib model shares: scikit-learn's estimator base, one fit template, prediction.
+
+``fit`` is written once, here, as scikit-learn's own estimators do it:
+
+1. check the parameters against ``_parameter_constraints``;
+2. forget every learned attribute of a previous fit;
+3. validate X and y (``validate_data``: ``n_features_in_``, ``feature_names_in_``) and check
+   that y holds class labels;
+4. encode the labels (``classes_``);
+5. run the model's own training step, ``_fit``.
+
+``partial_fit`` (the online models) shares steps 1 to 4 and then runs ``_partial_fit``.
+"""
 from __future__ import annotations
 
-import inspect
+from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _validation as V
 from ._engine import predict_sign
+from ._online import csr
 
 
-class BaseModel:
+class _NotBool(Interval):
+    """An interval that refuses True and False (scikit-learn's counts them as the numbers 1 and 0).
+
+    ``eta=True`` or ``max_iter=True`` is a slip, not a number; perclib refuses it.
+    """
+
+    def is_satisfied_by(self, val):
+        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
+
+
+POSITIVE = _NotBool(Real, 0, None, closed="neither")
+AT_LEAST_ONE = _NotBool(Integral, 1, None, closed="left")
+#: None, a non-negative integer, or a numpy Generator (perclib draws with numpy's new generators).
+RANDOM_STATE = [None, _NotBool(Integral, 0, None, closed="left"), np.random.Generator]
+
+
+class BaseModel(ClassifierMixin, BaseEstimator):
     """scikit-learn's estimator conventions: keyword parameters stored as given, checked in fit."""
 
+    _parameter_constraints: dict = {
+        "eta": [POSITIVE],
+        "max_iter": [AT_LEAST_ONE],
+        "order": [StrOptions(set(V.ORDERS[:2]))],
+        "fit_intercept": ["boolean"],
+        "random_state": RANDOM_STATE,
+    }
+    _sparse = False       # True: X may be a scipy.sparse matrix (used as CSR)
+    _binary = True        # True: exactly two classes; False: two or more
+
     def __getattr__(self, name):
-        # Only reached when normal lookup fails: a learned attribute asked for before fit.
+        # Only reached when normal lookup fails. perclib's messages say more than Python's:
+        # which attribute is learned by fit, and how to keep history_.
         if name.endswith("_") and not name.startswith("_"):
             if "classes_" in self.__dict__:  # fitted: the attribute does not belong to this model
                 if name == "history_":
@@ -26,67 +71,107 @@ class BaseModel:
                 f"Call fit(X, y) first.")
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-    @classmethod
-    def _param_names(cls):
-        sig = inspect.signature(cls.__init__)
-        return [p for p in sig.parameters if p != "self"]
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = self._sparse
+        tags.classifier_tags.multi_class = not self._binary
+        return tags
 
-    def get_params(self, deep=True):
-        """The model's parameters, as scikit-learn's ``get_params``."""
-        return {name: getattr(self, name) for name in self._param_names()}
+    # -- the fit template ---------------------------------------------------------------------
 
-    def set_params(self, **params):
-        """Set parameters by name; unknown names raise a ``ValueError``."""
-        valid = self._param_names()
-        for name, value in params.items():
-            if name not in valid:
-                raise ValueError(f"{name!r} is not a parameter of {type(self).__name__}; "
-                                 f"valid ones are {', '.join(valid)}.")
-            setattr(self, name, value)
+    def fit(self, X, y):
+        """Train on (X, y); return self."""
+        X, y = self._start(X, y)
+        self._fit(X, y)
         return self
 
-    def __repr__(self):
-        defaults = {p.name: p.default for p in inspect.signature(type(self).__init__).parameters.values()}
-        shown = [f"{k}={v!r}" for k, v in self.get_params().items() if not _same(v, defaults.get(k))]
-        return f"{type(self).__name__}({', '.join(shown)})"
+    def _start(self, X, y, *, classes=None, partial=False):
+        """The prologue of fit and partial_fit; returns the checked X and the encoded y."""
+        self._validate_params()
+        first = not partial or "classes_" not in self.__dict__
+        if first:
+            self._forget()
+        X, y = validate_data(self, self._dense_or_csr(X), y, reset=first, **self._x_checks())
+        check_classification_targets(y)
+        if first:
+            self.classes_ = self._classes(y, classes, partial)
+            self._rng = V.check_random_state(self.random_state)
+        elif classes is not None and not np.array_equal(np.unique(np.asarray(classes)), self.classes_):
+            raise ValueError(f"classes={classes!r} differs from the classes of the first call, "
+                             f"{list(self.classes_)}.")
+        return (csr(X) if sp.issparse(X) else X), self._encode(y)
 
-    def _check_fitted(self, what="predict"):
-        if "classes_" not in self.__dict__:
-            raise V.NotFittedError(
-                f"This {type(self).__name__} is not fitted yet: call fit(X, y) before {what}.")
+    _private_learned = ("_rng", "_state")  # learned by fit, but not part of the public answer
 
-    def _check_X(self, X):
-        X = V.check_array(X)
-        V.check_n_features(X, self.n_features_in_, type(self).__name__)
+    def _forget(self):
+        """Drop every attribute a previous fit learned: the ones ending in _ and the private state."""
+        for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("__")
+                     or k in self._private_learned]:
+            delattr(self, name)
+
+    def _x_checks(self):
+        return {"accept_sparse": "csr" if self._sparse else False, "dtype": np.float64, "order": "C"}
+
+    def _dense_or_csr(self, X):
+        if sp.issparse(X) and not self._sparse:
+            # scikit-learn would raise a TypeError; perclib keeps a ValueError that says what to do.
+            raise ValueError(
+                f"X is a sparse matrix; {type(self).__name__} needs a dense array (for example "
+                "X.toarray()). Perceptron and AveragedPerceptron accept sparse input.")
         return X
 
-    def score(self, X, y):
-        """Mean accuracy of ``predict(X)`` against ``y``."""
-        self._check_fitted("score")
-        X = self._check_X(X)
-        y = V.check_y(y, X.shape[0])
-        return float(np.mean(self.predict(X) == y))
+    def _classes(self, y, classes, partial):
+        name = type(self).__name__
+        if classes is None:
+            classes = np.unique(y)
+            if partial and self._binary and classes.shape[0] != 2:
+                raise ValueError("classes must be given on the first call to partial_fit when y does "
+                                 "not hold both labels, for example classes=[-1, 1].")
+        else:
+            classes = np.unique(np.asarray(classes))
+        if self._binary:
+            return V.binary_classes(classes, name)
+        if classes.shape[0] < 2:
+            raise ValueError(f"{name} needs at least 2 classes in y; got {classes.shape[0]} class: "
+                             f"{V._show(classes)}.")
+        return classes
+
+    def _encode(self, y):
+        """y as indices into ``classes_``, or a ValueError naming the labels that are not classes."""
+        k = np.clip(np.searchsorted(self.classes_, y), 0, self.classes_.shape[0] - 1)
+        unknown = self.classes_[k] != y
+        if np.any(unknown):
+            raise ValueError(f"y holds labels {V._show(np.unique(y[unknown]))} that are not in classes "
+                             f"{V._show(self.classes_)}.")
+        return np.where(k == 1, 1.0, -1.0) if self._binary else k
+
+    # -- prediction -----------------------------------------------------------------------------
+
+    def _check_fitted(self, what="predict"):
+        # perclib's message says which call is missing, in the course's words.
+        check_is_fitted(self, "classes_",
+                        msg=f"This {type(self).__name__} is not fitted yet: call fit(X, y) before {what}.")
+
+    def _check_X(self, X):
+        return validate_data(self, self._dense_or_csr(X), reset=False, **self._x_checks())
 
 
-def _same(a, b):
-    try:
-        return bool(a == b) and type(a) is type(b)
-    except Exception:
-        return a is b
+class OnlineMixin:
+    """``partial_fit`` for the models that learn one example at a time."""
+
+    def partial_fit(self, X, y, classes=None):
+        """One online pass over (X, y) from the current weights; return self.
+
+        On the first call, ``classes`` names the labels (it may be omitted when y holds them all).
+        """
+        first = "classes_" not in self.__dict__
+        X, y = self._start(X, y, classes=classes, partial=True)
+        self._partial_fit(X, y, first)
+        return self
 
 
 class BinaryLinearModel(BaseModel):
     """A linear classifier h(x) = sign(w.x + b) with ``classes_[1]`` as the +1 class."""
-
-    def _prepare(self, X, y):
-        X, y = V.check_X_y(X, y)
-        classes = V.binary_classes(y, type(self).__name__)
-        return X, V.encode_binary(y, classes), classes
-
-    def _check_common_params(self):
-        V.check_positive(self.eta, "eta")
-        V.check_max_iter(self.max_iter)
-        V.check_bool(self.fit_intercept, "fit_intercept")
 
     def decision_function(self, X):
         """The activation w.x + b of each row of X (positive means ``classes_[1]``)."""
@@ -100,5 +185,6 @@ class BinaryLinearModel(BaseModel):
         scikit-learn's linear models send an activation of exactly 0 to ``classes_[0]``;
         the course's h(x) = sign(w.x + b) with sign(0) = +1 sends it to ``classes_[1]``.
         """
+        self._check_fitted("predict")
         a = self.decision_function(X)
         return self.classes_[(predict_sign(a) > 0).astype(int)]

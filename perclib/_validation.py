@@ -8,20 +8,12 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
+
+__all__ = ["ConvergenceWarning", "NotFittedError"]  # scikit-learn's own, so its tools recognise them
 
 ORDERS = ("cyclic", "shuffle", "random-mistake")
 RULES = ("margin", "prediction")
-
-
-class NotFittedError(ValueError, AttributeError):
-    """Raised when a model is used before ``fit``.
-
-    It subclasses both ``ValueError`` and ``AttributeError``, as scikit-learn's does.
-    """
-
-
-class ConvergenceWarning(UserWarning):
-    """Warned when training stops at ``max_iter`` before an epoch without mistakes."""
 
 
 def check_array(X, *, name="X"):
@@ -97,8 +89,10 @@ def binary_classes(y, model_name):
     classes = np.unique(y)
     if classes.shape[0] != 2:
         raise ValueError(
-            f"{model_name} needs exactly 2 classes in y; got {classes.shape[0]}: {_show(classes)}."
-            + (" Use MulticlassPerceptron for more than two." if classes.shape[0] > 2 else ""))
+            f"{model_name} needs exactly 2 classes in y; got {classes.shape[0]} "
+            f"class{'es' if classes.shape[0] != 1 else ''}: {_show(classes)}."
+            + (" Only binary classification is supported: use MulticlassPerceptron for more than two."
+               if classes.shape[0] > 2 else ""))
     return classes
 
 

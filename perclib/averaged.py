@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 
-from . import _fast
-from . import _validation as V
-from ._base import BinaryLinearModel
-from ._engine import activation, epoch_indices
+from . import _fast, _online
+from ._base import BinaryLinearModel, OnlineMixin
 
 
-class AveragedPerceptron(BinaryLinearModel):
+class AveragedPerceptron(OnlineMixin, BinaryLinearModel):
     """The perceptron whose answer is the average of all its iterates.
 
     CIML's AveragedPerceptronTrain with the cached-weights trick::
@@ -67,44 +66,45 @@ class AveragedPerceptron(BinaryLinearModel):
         self.fit_intercept = fit_intercept
         self.random_state = random_state
 
-    def fit(self, X, y):
-        """Run ``max_iter`` epochs and keep the average of the iterates; return self."""
-        self._check_common_params()
-        V.check_choice(self.order, "order", V.ORDERS[:2])
-        X, y, classes = self._prepare(X, y)
-        rng = V.check_random_state(self.random_state)
-        eta = float(self.eta)
-        n, d = X.shape
-        if not self._reference:  # the same mistakes and weights, found block by block
-            w, b, u, beta, c, mistakes = _fast.averaged(X, y, eta=eta, max_iter=self.max_iter, order=self.order,
-                                                        fit_intercept=self.fit_intercept, rng=rng)
+    _sparse = True
+
+    def _fit(self, X, y):
+        """Run ``max_iter`` epochs and keep the average of the iterates."""
+        d = X.shape[1]
+        if not (self._reference or sp.issparse(X)):  # the same mistakes and weights, found block by block
+            w, b, u, beta, c, mistakes = _fast.averaged(X, y, eta=float(self.eta), max_iter=self.max_iter,
+                                                        order=self.order, fit_intercept=self.fit_intercept,
+                                                        rng=self._rng)
+            self._state = {"u": u, "beta": beta, "c": c}
         else:
-            x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
-            w, b = np.zeros(d), 0.0
-            u, beta = np.zeros(d), 0.0
-            c = 1
-            mistakes = []
-            for _ in range(self.max_iter):
-                updates = 0
-                for i in epoch_indices(n, self.order, rng):
-                    x = X[i]
-                    if y[i] * activation(w, b, x, x_norms[i]) <= 0:
-                        w += (eta * y[i]) * x
-                        u += (eta * y[i] * c) * x
-                        if self.fit_intercept:
-                            b += eta * y[i]
-                            beta += eta * y[i] * c
-                        updates += 1
-                    c += 1
-                mistakes.append(updates)
-        self.classes_ = classes
-        self.n_features_in_ = d
+            self._state = {"u": np.zeros(d), "beta": 0.0, "c": 1}
+            w, b, mistakes = np.zeros(d), 0.0, np.zeros(0, dtype=np.int64)
+            b, mistakes = self._epochs(X, y, w, b, self.max_iter, mistakes)
+        self._keep(w, b, mistakes)
+
+    def _partial_fit(self, X, y, first):
+        if first:
+            self._state = {"u": np.zeros(X.shape[1]), "beta": 0.0, "c": 1}
+            self.n_iter_, w, b, mistakes = 0, np.zeros(X.shape[1]), 0.0, np.zeros(0, dtype=np.int64)
+        else:
+            w, b, mistakes = self.last_coef_.copy(), self.last_intercept_, self.mistakes_
+        b, mistakes = self._epochs(X, y, w, b, 1, mistakes)
+        self._keep(w, b, mistakes)
+
+    def _epochs(self, X, y, w, b, max_iter, mistakes):
+        b, new, _ = _online.epochs(X, y, w, b, eta=float(self.eta), max_iter=max_iter, order=self.order,
+                                   fit_intercept=self.fit_intercept, rng=self._rng,
+                                   average=self._state, stop_when_clean=False)
+        return b, np.concatenate([mistakes, new])
+
+    def _keep(self, w, b, mistakes):
+        """The learned attributes from CIML's final step: w - u/c, b - beta/c."""
+        u, beta, c = self._state["u"], self._state["beta"], self._state["c"]
         self.coef_ = w - u / c
         self.intercept_ = float(b - beta / c)
         self.last_coef_, self.last_intercept_ = w, float(b)
         self.c_ = c
-        self.mistakes_ = np.array(mistakes, dtype=np.int64)
-        self.n_iter_ = self.max_iter
-        self.n_updates_ = int(self.mistakes_.sum())
-        self.converged_ = bool(self.mistakes_[-1] == 0)
-        return self
+        self.mistakes_ = mistakes = np.asarray(mistakes, dtype=np.int64)
+        self.n_iter_ = mistakes.shape[0]
+        self.n_updates_ = int(mistakes.sum())
+        self.converged_ = bool(mistakes[-1] == 0)

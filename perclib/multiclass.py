@@ -83,22 +83,15 @@ class MulticlassPerceptron(BaseModel):
         self.average = average
         self.record = record
 
-    def fit(self, X, y):
-        """Train on (X, y) with at least two classes; return self."""
-        eta = V.check_positive(self.eta, "eta")
-        max_iter = V.check_max_iter(self.max_iter)
-        V.check_choice(self.order, "order", V.ORDERS[:2])
-        fit_intercept = V.check_bool(self.fit_intercept, "fit_intercept")
-        average = V.check_bool(self.average, "average")
-        record = V.check_bool(self.record, "record")
-        X, y = V.check_X_y(X, y)
-        classes, yi = np.unique(y, return_inverse=True)
-        if classes.shape[0] < 2:
-            raise ValueError(f"MulticlassPerceptron needs at least 2 classes in y; got {classes.shape[0]}: "
-                             f"{V._show(classes)}.")
-        rng = V.check_random_state(self.random_state)
+    _parameter_constraints = {**BaseModel._parameter_constraints, "average": ["boolean"], "record": ["boolean"]}
+    _binary = False
+
+    def _fit(self, X, yi):
+        """Train on (X, y) with at least two classes (y as indices into ``classes_``)."""
+        eta, max_iter, fit_intercept = float(self.eta), self.max_iter, self.fit_intercept
+        average, record, rng = self.average, self.record, self._rng
         n, d = X.shape
-        K = classes.shape[0]
+        K = self.classes_.shape[0]
         W, b = np.zeros((K, d)), np.zeros(K)
         U, beta = np.zeros((K, d)), np.zeros(K)
         c = 1
@@ -134,8 +127,6 @@ class MulticlassPerceptron(BaseModel):
                 if updates == 0 and not average:
                     converged = True
                     break
-        self.classes_ = classes
-        self.n_features_in_ = d
         self.last_coef_, self.last_intercept_ = W, b
         if average:
             self.coef_, self.intercept_ = W - U / c, b - beta / c
@@ -151,16 +142,22 @@ class MulticlassPerceptron(BaseModel):
             warnings.warn(
                 f"MulticlassPerceptron stopped after max_iter={max_iter} epochs without an epoch free of "
                 "mistakes: the classes may not be linearly separable, or it needs more epochs.",
-                V.ConvergenceWarning, stacklevel=2)
-        return self
+                V.ConvergenceWarning, stacklevel=3)
 
     def decision_function(self, X):
-        """The score w_k.x + b_k of every class for each row of X, shape (n_samples, n_classes)."""
+        """The score w_k.x + b_k of every class for each row of X, shape (n_samples, n_classes).
+
+        With two classes it is, as in every scikit-learn classifier, one number per row: the
+        score of ``classes_[1]`` minus that of ``classes_[0]`` (positive means ``classes_[1]``).
+        """
         self._check_fitted("decision_function")
-        X = self._check_X(X)
+        scores = self._scores(self._check_X(X))
+        return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
+
+    def _scores(self, X):
         return X @ self.coef_.T + self.intercept_
 
     def predict(self, X):
         """The class with the highest score (ties go to the lowest class index)."""
-        scores = self.decision_function(X)
-        return self.classes_[np.argmax(scores, axis=1)]
+        self._check_fitted("predict")
+        return self.classes_[np.argmax(self._scores(self._check_X(X)), axis=1)]

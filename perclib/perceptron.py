@@ -4,14 +4,16 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
+from sklearn.utils._param_validation import StrOptions
 
-from . import _fast
+from . import _fast, _online
 from . import _validation as V
-from ._base import BinaryLinearModel
+from ._base import BinaryLinearModel, OnlineMixin
 from ._engine import train
 
 
-class Perceptron(BinaryLinearModel):
+class Perceptron(OnlineMixin, BinaryLinearModel):
     """The perceptron: learn h(x) = sign(w.x + b) by correcting one mistake at a time.
 
     Parameters
@@ -93,75 +95,67 @@ class Perceptron(BinaryLinearModel):
         self.random_state = random_state
         self.record = record
 
-    def _check_params(self):
-        self._check_common_params()
-        V.check_choice(self.order, "order", V.ORDERS)
-        V.check_choice(self.rule, "rule", V.RULES)
-        V.check_bool(self.record, "record")
+    _parameter_constraints = {
+        **BinaryLinearModel._parameter_constraints,
+        "order": [StrOptions(set(V.ORDERS))],
+        "rule": [StrOptions(set(V.RULES))],
+        "record": ["boolean"],
+    }
+    _sparse = True
 
     def fit(self, X, y, coef_init=None, intercept_init=None):
         """Train from w = coef_init (default 0) and b = intercept_init (default 0); return self."""
-        self._check_params()
-        X, y_signed, classes = self._prepare(X, y)
+        X, y = self._start(X, y)
+        self._fit(X, y, coef_init, intercept_init)
+        return self
+
+    def _fit(self, X, y, coef_init=None, intercept_init=None):
         w, b = V.check_init(coef_init, intercept_init, X.shape[1])
-        for name in ("classes_", "coef_", "intercept_", "history_"):
-            self.__dict__.pop(name, None)
-        self.classes_ = classes
-        self.n_features_in_ = X.shape[1]
-        self._rng = V.check_random_state(self.random_state)
-        self.n_iter_, self.n_updates_ = 0, 0
-        self.mistakes_ = np.zeros(0, dtype=np.int64)
-        if self.record:
-            self.history_ = []
-        self._run(X, y_signed, w, float(b), self.max_iter)
+        self._begin()
+        self._run(X, y, w, float(b), self.max_iter)
         if not self.converged_:
             warnings.warn(
                 f"Perceptron stopped after max_iter={self.max_iter} "
                 f"{'iterations' if self.order == 'random-mistake' else 'epochs'} without an epoch free of "
                 "mistakes: the data may not be linearly separable, or it needs more epochs.",
-                V.ConvergenceWarning, stacklevel=2)
-        return self
+                V.ConvergenceWarning, stacklevel=3)
 
-    def partial_fit(self, X, y, classes=None):
-        """One online pass over (X, y) from the current weights; return self.
-
-        On the first call, ``classes`` names the two labels (it may be omitted when y holds both).
-        """
-        self._check_params()
-        X, y = V.check_X_y(X, y)
-        if "classes_" not in self.__dict__:
-            if classes is None:
-                classes = np.unique(y)
-                if classes.shape[0] != 2:
-                    raise ValueError("classes must be given on the first call to partial_fit when y does "
-                                     "not hold both labels, for example classes=[-1, 1].")
-            classes = V.binary_classes(np.asarray(classes), type(self).__name__)
-            self.classes_ = classes
-            self.n_features_in_ = X.shape[1]
-            self._rng = V.check_random_state(self.random_state)
-            self.n_iter_, self.n_updates_ = 0, 0
-            self.mistakes_ = np.zeros(0, dtype=np.int64)
-            if self.record:
-                self.history_ = []
+    def _partial_fit(self, X, y, first):
+        if first:
+            self._begin()
             w, b = np.zeros(X.shape[1]), 0.0
         else:
-            V.check_n_features(X, self.n_features_in_, type(self).__name__)
-            if classes is not None and not np.array_equal(np.unique(np.asarray(classes)), self.classes_):
-                raise ValueError(f"classes={classes!r} differs from the classes of the first call, "
-                                 f"{list(self.classes_)}.")
             w, b = self.coef_.copy(), self.intercept_
-        self._run(X, V.encode_binary(y, self.classes_), w, b, 1)
-        return self
+        self._run(X, y, w, b, 1)
+
+    def _begin(self):
+        self.n_iter_, self.n_updates_ = 0, 0
+        self.mistakes_ = np.zeros(0, dtype=np.int64)
+        if self.record:
+            self.history_ = []
 
     def _run(self, X, y, w, b, max_iter):
-        loop = train if (self.record or self._reference) else _fast.train  # the same results
-        b, n_iter, n_updates, converged, mistakes = loop(
-            X, y, w, b, eta=float(self.eta), max_iter=max_iter, order=self.order, rule=self.rule,
-            fit_intercept=self.fit_intercept, rng=self._rng,
-            record=self.history_ if self.record else None, epoch_offset=self.n_iter_)
+        if sp.issparse(X):
+            b, n_iter, n_updates, converged, mistakes = self._run_sparse(X, y, w, b, max_iter)
+        else:
+            loop = train if (self.record or self._reference) else _fast.train  # the same results
+            b, n_iter, n_updates, converged, mistakes = loop(
+                X, y, w, b, eta=float(self.eta), max_iter=max_iter, order=self.order, rule=self.rule,
+                fit_intercept=self.fit_intercept, rng=self._rng,
+                record=self.history_ if self.record else None, epoch_offset=self.n_iter_)
         self.coef_ = w
         self.intercept_ = float(b)
         self.n_iter_ += n_iter
         self.n_updates_ += n_updates
         self.converged_ = converged
         self.mistakes_ = np.concatenate([self.mistakes_, mistakes])
+
+    def _run_sparse(self, X, y, w, b, max_iter):
+        """The same epochs on a CSR matrix, touching only each row's nonzero features."""
+        if self.order == "random-mistake" or self.record:
+            raise ValueError("order='random-mistake' and record=True need a dense X "
+                             "(for example X.toarray()); sparse X runs the cyclic or shuffled epochs.")
+        b, mistakes, converged = _online.epochs(
+            X, y, w, b, eta=float(self.eta), max_iter=max_iter, order=self.order, rule=self.rule,
+            fit_intercept=self.fit_intercept, rng=self._rng)
+        return b, mistakes.shape[0], int(mistakes.sum()), converged, mistakes

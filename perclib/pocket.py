@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions
 
 from . import _fast
 from . import _validation as V
@@ -52,12 +53,14 @@ class PocketPerceptron(BinaryLinearModel):
         self.fit_intercept = fit_intercept
         self.random_state = random_state
 
-    def fit(self, X, y):
-        """Train and keep the best weights seen; return self."""
-        self._check_common_params()
-        V.check_choice(self.order, "order", V.ORDERS)
-        V.check_choice(self.rule, "rule", V.RULES)
-        X, y, classes = self._prepare(X, y)
+    _parameter_constraints = {
+        **BinaryLinearModel._parameter_constraints,
+        "order": [StrOptions(set(V.ORDERS))],
+        "rule": [StrOptions(set(V.RULES))],
+    }
+
+    def _fit(self, X, y):
+        """Train and keep the best weights seen."""
         x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
 
         def training_mistakes(w, b):
@@ -73,12 +76,8 @@ class PocketPerceptron(BinaryLinearModel):
 
         b, n_iter, n_updates, converged, mistakes = (train if self._reference else _fast.train)(
             X, y, w, 0.0, eta=float(self.eta), max_iter=self.max_iter, order=self.order, rule=self.rule,
-            fit_intercept=self.fit_intercept, rng=V.check_random_state(self.random_state),
-            on_update=on_update)
-        self.classes_ = classes
-        self.n_features_in_ = X.shape[1]
+            fit_intercept=self.fit_intercept, rng=self._rng, on_update=on_update)
         self.coef_, self.intercept_ = pocket["w"], pocket["b"]
         self.pocket_mistakes_ = pocket["mistakes"]
         self.last_coef_, self.last_intercept_ = w, float(b)
         self.n_iter_, self.n_updates_, self.converged_, self.mistakes_ = n_iter, n_updates, converged, mistakes
-        return self

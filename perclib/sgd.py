@@ -24,11 +24,13 @@ Three losses, all functions of the signed activation y*a:
 from __future__ import annotations
 
 import numbers
+from numbers import Real
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions
 
 from . import _validation as V
-from ._base import BinaryLinearModel
+from ._base import BinaryLinearModel, _NotBool
 from ._engine import Step, activation, epoch_indices
 
 #: The losses SGD can descend.
@@ -181,19 +183,22 @@ class LinearSGD(BinaryLinearModel):
         self.random_state = random_state
         self.record = record
 
+    _parameter_constraints = {
+        **BinaryLinearModel._parameter_constraints,
+        "loss": [StrOptions(set(LOSSES))],
+        "at_zero": [_NotBool(Real, 0, 1, closed="both")],
+        "record": ["boolean"],
+    }
+
     def fit(self, X, y, coef_init=None, intercept_init=None):
         """Run SGD from w = coef_init (default 0), b = intercept_init (default 0); return self."""
-        _check_loss(self.loss)
-        self._check_common_params()
-        V.check_choice(self.order, "order", SGD_ORDERS)
-        at_zero = _check_at_zero(self.at_zero)
-        V.check_bool(self.record, "record")
-        X, ys, classes = self._prepare(X, y)
+        X, ys = self._start(X, y)
         w, b = V.check_init(coef_init, intercept_init, X.shape[1])
-        b = float(b)
-        for name in ("classes_", "coef_", "intercept_", "history_"):
-            self.__dict__.pop(name, None)
-        rng = V.check_random_state(self.random_state)
+        self._fit(X, ys, w, float(b))
+        return self
+
+    def _fit(self, X, ys, w, b):
+        at_zero, rng = float(self.at_zero), self._rng
         eta = float(self.eta)
         x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
         history = [] if self.record else None
@@ -217,11 +222,8 @@ class LinearSGD(BinaryLinearModel):
             if moved == 0:
                 converged = True
                 break
-        self.classes_ = classes
-        self.n_features_in_ = X.shape[1]
         self.coef_, self.intercept_ = w, float(b)
         self.n_iter_, self.n_updates_, self.converged_ = epoch, n_updates, converged
         self.objective_ = np.array(objective_)
         if history is not None:
             self.history_ = history
-        return self

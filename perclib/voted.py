@@ -4,7 +4,6 @@ from __future__ import annotations
 import numpy as np
 
 from . import _fast
-from . import _validation as V
 from ._base import BinaryLinearModel
 from ._engine import activation, epoch_indices, predict_sign
 
@@ -58,12 +57,9 @@ class VotedPerceptron(BinaryLinearModel):
         self.fit_intercept = fit_intercept
         self.random_state = random_state
 
-    def fit(self, X, y):
-        """Run ``max_iter`` epochs, keeping every iterate and its survival count; return self."""
-        self._check_common_params()
-        V.check_choice(self.order, "order", V.ORDERS[:2])
-        X, y, classes = self._prepare(X, y)
-        rng = V.check_random_state(self.random_state)
+    def _fit(self, X, y):
+        """Run ``max_iter`` epochs, keeping every iterate and its survival count."""
+        rng = self._rng
         eta = float(self.eta)
         n, d = X.shape
         if not self._reference:  # the same mistakes, weights and counts, found block by block
@@ -88,8 +84,6 @@ class VotedPerceptron(BinaryLinearModel):
                         c += 1
                 mistakes.append(updates)
             weights.append(w.copy()); intercepts.append(b); counts.append(c)
-        self.classes_ = classes
-        self.n_features_in_ = d
         self.weights_ = np.array(weights)
         self.intercepts_ = np.array(intercepts, dtype=np.float64)
         self.counts_ = np.array(counts, dtype=np.int64)
@@ -98,7 +92,6 @@ class VotedPerceptron(BinaryLinearModel):
         self.n_iter_ = self.max_iter
         self.n_updates_ = int(self.mistakes_.sum())
         self.converged_ = bool(self.mistakes_[-1] == 0)
-        return self
 
     def decision_function(self, X):
         """The vote sum_k c_k * sign(w_k.x + b_k) for each row of X."""

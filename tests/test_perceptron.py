@@ -239,7 +239,7 @@ def test_params_repr_and_refit():
     clf = Perceptron(eta=0.5, rule="prediction")
     assert clf.get_params()["eta"] == 0.5 and repr(clf) == "Perceptron(eta=0.5, rule='prediction')"
     assert clf.set_params(max_iter=7).max_iter == 7
-    with pytest.raises(ValueError, match="not a parameter"):
+    with pytest.raises(ValueError, match=r"Invalid parameter 'alpha' for estimator Perceptron"):
         clf.set_params(alpha=1)
     X, y = worked_example()
     clf.fit(X, y)
