@@ -218,9 +218,41 @@ def test_plot_classes_one_style_per_class():
 def test_plot_decision_regions_shades_what_the_model_predicts():
     X, y = make_blobs3(20, random_state=0)
     model = MulticlassPerceptron(random_state=0).fit(X, y)
-    ax = plot_decision_regions(model, X, y, resolution=50)
+    ax = plot_decision_regions(X, y, model, resolution=50)  # mlxtend's order: X, y, clf
     contour = [c for c in ax.collections if c.__class__.__name__ in ("QuadContourSet", "ContourSet")]
     assert len(contour) == 1 and list(contour[0].levels) == [-0.5, 0.5, 1.5, 2.5]
     assert len([c for c in ax.collections if c.get_label() in ("0", "1", "2")]) == 3
     xlim = ax.get_xlim()
     assert xlim[0] <= X[:, 0].min() and xlim[1] >= X[:, 0].max()
+
+
+def _spy_contourf(ax):
+    calls = []
+    draw = ax.contourf
+    ax.contourf = lambda *a, **k: calls.append((a, k)) or draw(*a, **k)
+    return calls
+
+
+@pytest.mark.parametrize("labels", [np.array([0, 1, 2]), np.array(["iris-a", "iris-b", "iris-c"])])
+def test_plot_decision_regions_draws_any_fitted_scikit_learn_classifier(labels):
+    from sklearn.neighbors import KNeighborsClassifier
+    X, k = make_blobs3(15, random_state=1)
+    y = labels[k]
+    clf = KNeighborsClassifier(n_neighbors=3).fit(X, y)
+    fig, ax = plt.subplots()
+    calls = _spy_contourf(ax)
+    plot_decision_regions(X, y, clf, ax=ax, resolution=40, hatches=["//", "", ".."], alpha=0.3)
+    (gx, gy, z), style = calls[0]
+    # each grid point is shaded with the index of the label the classifier predicts there
+    pred = clf.predict(np.c_[gx.ravel(), gy.ravel()])
+    assert np.array_equal(labels[z.ravel()], pred) and len(set(z.ravel().tolist())) == 3
+    assert style["hatches"] == ["//", "", ".."] and style["alpha"] == 0.3  # styling passed through
+    assert [c.get_label() for c in ax.collections][:3] == [str(v) for v in labels]  # plot_classes
+    plt.close(fig)
+
+
+def test_plot_decision_regions_refuses_a_classifier_of_other_labels():
+    X, y = make_blobs3(5, random_state=0)
+    model = MulticlassPerceptron().fit(X, y + 10)
+    with pytest.raises(ValueError, match="predicts labels .* not in y"):
+        plot_decision_regions(X, y, model, resolution=10)

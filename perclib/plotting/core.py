@@ -274,18 +274,31 @@ def plot_classes(X, y, ax=None, *, s=50):
     return _data_plane(ax)
 
 
-def plot_decision_regions(model, X, y, ax=None, *, resolution=300, alpha=0.15):
-    """Shade the region each class wins under a fitted 2-D model and scatter the data over it."""
+def plot_decision_regions(X, y, clf, ax=None, *, resolution=300, alpha=0.15, s=50, **kwargs):
+    """Shade the region each class wins under a fitted 2-D classifier and scatter the data over it.
+
+    The argument order is mlxtend's ``plot_decision_regions(X, y, clf, ax=None, **kwargs)``. ``clf``
+    is any fitted classifier with ``predict`` (perclib's or scikit-learn's). ``s`` is the markers'
+    size; ``kwargs`` style the shaded regions (they go to ``ax.contourf``, and may override its
+    ``colors``, ``alpha`` or ``zorder``). Returns the axes.
+    """
     X = V.check_array(X)
-    ax = plot_classes(X, y, ax)
+    ax = plot_classes(X, y, ax, s=s)
     ax.autoscale_view()
     xlim, ylim = ax.get_xlim(), ax.get_ylim()
     gx, gy = np.meshgrid(np.linspace(*xlim, resolution), np.linspace(*ylim, resolution))
-    pred = model.predict(np.c_[gx.ravel(), gy.ravel()])
-    classes = list(np.unique(y))
-    idx = np.array([classes.index(p) for p in pred]).reshape(gx.shape)
-    colors = [CLASS_COLORS[k % len(CLASS_COLORS)] for k in range(len(classes))]
-    ax.contourf(gx, gy, idx, levels=np.arange(len(classes) + 1) - 0.5, colors=colors, alpha=alpha, zorder=0)
+    grid = np.c_[gx.ravel(), gy.ravel()]
+    if hasattr(clf, "feature_names_in_"):  # fitted on a DataFrame: predict on the same columns
+        import pandas as pd
+        grid = pd.DataFrame(grid, columns=clf.feature_names_in_)
+    pred = np.asarray(clf.predict(grid))
+    classes = np.unique(np.asarray(y))  # the colours of plot_classes: class k gets CLASS_COLORS[k]
+    idx = np.clip(np.searchsorted(classes, pred), 0, classes.shape[0] - 1)
+    if not np.array_equal(classes[idx], pred):
+        raise ValueError(f"clf predicts labels {V._show(np.setdiff1d(pred, classes))} that are not in y.")
+    colors = [CLASS_COLORS[k % len(CLASS_COLORS)] for k in range(classes.shape[0])]
+    style = {"levels": np.arange(classes.shape[0] + 1) - 0.5, "colors": colors, "alpha": alpha, "zorder": 0}
+    ax.contourf(gx, gy, idx.reshape(gx.shape), **{**style, **kwargs})
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     return ax
