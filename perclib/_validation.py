@@ -1,4 +1,4 @@
-"""Input checks, done once at the public entry points (as scikit-learn's ``check_X_y`` does).
+"""Input checks for perclib's functions (the models use scikit-learn's ``validate_data``, see ``_base``).
 
 Every check raises a ``ValueError`` whose message says what is wrong and, where it helps, what to do.
 Nothing passed in is modified: arrays are read, and copied before anything is written.
@@ -143,13 +143,6 @@ def check_random_state(seed):
     if isinstance(seed, np.random.Generator):
         return seed
     raise ValueError(f"random_state must be None, a non-negative integer or a numpy Generator; got {seed!r}.")
-
-
-def check_n_features(X, n_features_in, model_name):
-    if X.shape[1] != n_features_in:
-        raise ValueError(
-            f"X has {X.shape[1]} features but {model_name} was fit with {n_features_in}; "
-            "pass data with the same features as in fit.")
 
 
 def check_init(coef_init, intercept_init, n_features, shape=None):

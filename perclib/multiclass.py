@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _fast
 from . import _validation as V
-from ._base import BaseModel
+from ._base import BaseModel, OnlineMixin
 from ._engine import epoch_indices
 
 
@@ -27,7 +27,7 @@ class MultiStep:
     b: np.ndarray   # biases after the step, shape (n_classes,)
 
 
-class MulticlassPerceptron(BaseModel):
+class MulticlassPerceptron(OnlineMixin, BaseModel):
     """One weight vector and bias per class; predict the class with the highest score.
 
     On a mistake (y_hat != y, where y_hat = argmax_k w_k.x + b_k with ties to the lowest index, as
@@ -88,61 +88,81 @@ class MulticlassPerceptron(BaseModel):
 
     def _fit(self, X, yi):
         """Train on (X, y) with at least two classes (y as indices into ``classes_``)."""
-        eta, max_iter, fit_intercept = float(self.eta), self.max_iter, self.fit_intercept
-        average, record, rng = self.average, self.record, self._rng
-        n, d = X.shape
-        K = self.classes_.shape[0]
-        W, b = np.zeros((K, d)), np.zeros(K)
-        U, beta = np.zeros((K, d)), np.zeros(K)
-        c = 1
-        history = [] if record else None
-        mistakes = []
-        converged = False
-        if not (record or self._reference):  # the same mistakes and weights, found block by block
+        self._begin(X.shape[1])
+        if not (self.record or self._reference):  # the same mistakes and weights, found block by block
             W, b, U, beta, c, mistakes, converged = _fast.multiclass(
-                X, yi, K, eta=eta, max_iter=max_iter, order=self.order, fit_intercept=fit_intercept, rng=rng,
-                average=average)
+                X, yi, self.classes_.shape[0], eta=float(self.eta), max_iter=self.max_iter, order=self.order,
+                fit_intercept=self.fit_intercept, rng=self._rng, average=self.average)
+            self._state = {"W": W, "b": b, "U": U, "beta": beta, "c": c}
         else:
-            for epoch in range(1, max_iter + 1):
-                updates = 0
-                for i in epoch_indices(n, self.order, rng):
-                    x, t = X[i], int(yi[i])
-                    s = W @ x + b
-                    p = int(np.argmax(s))
-                    if p != t:
-                        W[t] += eta * x
-                        W[p] -= eta * x
-                        U[t] += (eta * c) * x
-                        U[p] -= (eta * c) * x
-                        if fit_intercept:
-                            b[t] += eta
-                            b[p] -= eta
-                            beta[t] += eta * c
-                            beta[p] -= eta * c
-                        updates += 1
-                    c += 1
-                    if record:
-                        history.append(MultiStep(epoch, int(i), x.copy(), t, s, p, p != t, W.copy(), b.copy()))
-                mistakes.append(updates)
-                if updates == 0 and not average:
-                    converged = True
-                    break
-        self.last_coef_, self.last_intercept_ = W, b
-        if average:
-            self.coef_, self.intercept_ = W - U / c, b - beta / c
-        else:
-            self.coef_, self.intercept_ = W.copy(), b.copy()
-        self.mistakes_ = np.array(mistakes, dtype=np.int64)
-        self.n_iter_ = len(mistakes)
-        self.n_updates_ = int(self.mistakes_.sum())
-        self.converged_ = converged or bool(self.mistakes_[-1] == 0)
-        if record:
-            self.history_ = history
-        if not average and not converged:
+            mistakes, converged = self._epochs(X, yi, self.max_iter, stop_when_clean=not self.average)
+        self._keep(mistakes)
+        self.converged_ = converged or self.converged_
+        if not self.average and not converged:
             warnings.warn(
-                f"MulticlassPerceptron stopped after max_iter={max_iter} epochs without an epoch free of "
+                f"MulticlassPerceptron stopped after max_iter={self.max_iter} epochs without an epoch free of "
                 "mistakes: the classes may not be linearly separable, or it needs more epochs.",
                 V.ConvergenceWarning, stacklevel=3)
+
+    def _partial_fit(self, X, yi, first):
+        if first:
+            self._begin(X.shape[1])
+            self.mistakes_ = np.zeros(0, dtype=np.int64)
+        mistakes, _ = self._epochs(X, yi, 1, stop_when_clean=False)
+        self._keep(np.concatenate([self.mistakes_, mistakes]))
+
+    def _begin(self, d):
+        K = self.classes_.shape[0]
+        self._state = {"W": np.zeros((K, d)), "b": np.zeros(K), "U": np.zeros((K, d)), "beta": np.zeros(K), "c": 1}
+        if self.record:
+            self.history_ = []
+
+    def _epochs(self, X, yi, max_iter, *, stop_when_clean):
+        """The reference loop: ``max_iter`` epochs from the state in ``_state``; (mistakes, converged)."""
+        eta, fit_intercept, st = float(self.eta), self.fit_intercept, self._state
+        W, b, U, beta = st["W"], st["b"], st["U"], st["beta"]
+        history = self.history_ if self.record else None
+        epoch0 = history[-1].epoch if history else 0
+        mistakes, converged = [], False
+        for epoch in range(epoch0 + 1, epoch0 + max_iter + 1):
+            updates = 0
+            for i in epoch_indices(X.shape[0], self.order, self._rng):
+                x, t, c = X[i], int(yi[i]), st["c"]
+                s = W @ x + b
+                p = int(np.argmax(s))
+                if p != t:
+                    W[t] += eta * x
+                    W[p] -= eta * x
+                    U[t] += (eta * c) * x
+                    U[p] -= (eta * c) * x
+                    if fit_intercept:
+                        b[t] += eta
+                        b[p] -= eta
+                        beta[t] += eta * c
+                        beta[p] -= eta * c
+                    updates += 1
+                st["c"] = c + 1
+                if history is not None:
+                    history.append(MultiStep(epoch, int(i), x.copy(), t, s, p, p != t, W.copy(), b.copy()))
+            mistakes.append(updates)
+            if updates == 0 and stop_when_clean:
+                converged = True
+                break
+        return np.array(mistakes, dtype=np.int64), converged
+
+    def _keep(self, mistakes):
+        """The learned attributes from the state: the last iterate, or the average of the iterates."""
+        st = self._state
+        W, b = st["W"], st["b"]
+        self.last_coef_, self.last_intercept_ = W.copy(), b.copy()
+        if self.average:
+            self.coef_, self.intercept_ = W - st["U"] / st["c"], b - st["beta"] / st["c"]
+        else:
+            self.coef_, self.intercept_ = W.copy(), b.copy()
+        self.mistakes_ = np.asarray(mistakes, dtype=np.int64)
+        self.n_iter_ = len(self.mistakes_)
+        self.n_updates_ = int(self.mistakes_.sum())
+        self.converged_ = bool(self.mistakes_[-1] == 0)
 
     def decision_function(self, X):
         """The score w_k.x + b_k of every class for each row of X, shape (n_samples, n_classes).

@@ -30,7 +30,7 @@ import numpy as np
 from sklearn.utils._param_validation import StrOptions
 
 from . import _validation as V
-from ._base import BinaryLinearModel, _NotBool
+from ._base import BinaryLinearModel, OnlineMixin, _NotBool
 from ._engine import Step, activation, epoch_indices
 
 #: The losses SGD can descend.
@@ -123,7 +123,7 @@ def objective(X, y, w, b, *, loss="perceptron"):
     return float(np.mean(loss_value(loss, y, X @ np.asarray(w, dtype=np.float64) + float(b))))
 
 
-class LinearSGD(BinaryLinearModel):
+class LinearSGD(OnlineMixin, BinaryLinearModel):
     """A linear classifier trained by SGD on the perceptron, hinge or logistic loss.
 
     Parameters
@@ -198,12 +198,30 @@ class LinearSGD(BinaryLinearModel):
         return self
 
     def _fit(self, X, ys, w, b):
+        self._begin()
+        self._epochs(X, ys, w, b, self.max_iter)
+
+    def _partial_fit(self, X, ys, first):
+        if first:
+            self._begin()
+            w, b = np.zeros(X.shape[1]), 0.0
+        else:
+            w, b = self.coef_.copy(), self.intercept_
+        self._epochs(X, ys, w, b, 1)
+
+    def _begin(self):
+        self.n_iter_, self.n_updates_, self.objective_ = 0, 0, np.zeros(0)
+        if self.record:
+            self.history_ = []
+
+    def _epochs(self, X, ys, w, b, max_iter):
+        """Up to ``max_iter`` epochs of SGD from (w, b), continuing the counts of earlier calls."""
         at_zero, rng = float(self.at_zero), self._rng
         eta = float(self.eta)
         x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
-        history = [] if self.record else None
-        objective_, n_updates, converged, epoch = [], 0, False, 0
-        for epoch in range(1, self.max_iter + 1):
+        history = self.history_ if self.record else None
+        objective_, converged = [], False
+        for epoch in range(self.n_iter_ + 1, self.n_iter_ + max_iter + 1):
             moved = 0
             for i in epoch_indices(X.shape[0], self.order, rng):
                 x, yi = X[i], ys[i]
@@ -217,13 +235,11 @@ class LinearSGD(BinaryLinearModel):
                 if history is not None:
                     history.append(Step(epoch, int(i), x.copy(), float(yi), float(a),
                                         1.0 if a >= 0 else -1.0, c != 0.0, w.copy(), float(b)))
-            n_updates += moved
+            self.n_iter_, self.n_updates_ = epoch, self.n_updates_ + moved
             objective_.append(float(np.mean(loss_value(self.loss, ys, X @ w + b))))
             if moved == 0:
                 converged = True
                 break
         self.coef_, self.intercept_ = w, float(b)
-        self.n_iter_, self.n_updates_, self.converged_ = epoch, n_updates, converged
-        self.objective_ = np.array(objective_)
-        if history is not None:
-            self.history_ = history
+        self.converged_ = converged
+        self.objective_ = np.concatenate([self.objective_, objective_])
