@@ -4,11 +4,11 @@ from __future__ import annotations
 import numpy as np
 
 from . import _fast
-from ._base import BinaryLinearModel
+from ._base import BinaryLinearModel, OnlineMixin
 from ._engine import activation, epoch_indices, predict_sign
 
 
-class VotedPerceptron(BinaryLinearModel):
+class VotedPerceptron(OnlineMixin, BinaryLinearModel):
     """Freund & Schapire's voted perceptron: every iterate votes, weighted by how long it survived.
 
     Training is the perceptron's (margin rule). Each weight vector w_k is kept with its survival
@@ -59,37 +59,55 @@ class VotedPerceptron(BinaryLinearModel):
 
     def _fit(self, X, y):
         """Run ``max_iter`` epochs, keeping every iterate and its survival count."""
-        rng = self._rng
-        eta = float(self.eta)
-        n, d = X.shape
         if not self._reference:  # the same mistakes, weights and counts, found block by block
             weights, intercepts, counts, w, b, mistakes = _fast.voted(
-                X, y, eta=eta, max_iter=self.max_iter, order=self.order, fit_intercept=self.fit_intercept, rng=rng)
+                X, y, eta=float(self.eta), max_iter=self.max_iter, order=self.order,
+                fit_intercept=self.fit_intercept, rng=self._rng)
+            self._state = {"weights": list(weights[:-1]), "intercepts": list(intercepts[:-1]),
+                           "counts": list(counts[:-1]), "w": w, "b": b, "c": counts[-1]}
         else:
-            x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
-            w, b, c = np.zeros(d), 0.0, 0
-            weights, intercepts, counts, mistakes = [], [], [], []
-            for _ in range(self.max_iter):
-                updates = 0
-                for i in epoch_indices(n, self.order, rng):
-                    x = X[i]
-                    if y[i] * activation(w, b, x, x_norms[i]) <= 0:
-                        weights.append(w.copy()); intercepts.append(b); counts.append(c)
-                        w = w + (eta * y[i]) * x
-                        if self.fit_intercept:
-                            b += eta * y[i]
-                        c = 1
-                        updates += 1
-                    else:
-                        c += 1
-                mistakes.append(updates)
-            weights.append(w.copy()); intercepts.append(b); counts.append(c)
-        self.weights_ = np.array(weights)
-        self.intercepts_ = np.array(intercepts, dtype=np.float64)
-        self.counts_ = np.array(counts, dtype=np.int64)
-        self.last_coef_, self.last_intercept_ = w, float(b)
-        self.mistakes_ = np.array(mistakes, dtype=np.int64)
-        self.n_iter_ = self.max_iter
+            self._state = _start_state(X.shape[1])
+            mistakes = self._epochs(X, y, self.max_iter)
+        self._keep(mistakes)
+
+    def _partial_fit(self, X, y, first):
+        if first:
+            self._state = _start_state(X.shape[1])
+            self.mistakes_ = np.zeros(0, dtype=np.int64)
+        self._keep(np.concatenate([self.mistakes_, self._epochs(X, y, 1)]))
+
+    def _epochs(self, X, y, max_iter):
+        """The reference loop: ``max_iter`` epochs from the state in ``_state``; the updates per epoch."""
+        st, eta = self._state, float(self.eta)
+        x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
+        w, b, c = st["w"], st["b"], st["c"]
+        mistakes = []
+        for _ in range(max_iter):
+            updates = 0
+            for i in epoch_indices(X.shape[0], self.order, self._rng):
+                x = X[i]
+                if y[i] * activation(w, b, x, x_norms[i]) <= 0:
+                    st["weights"].append(w.copy()); st["intercepts"].append(b); st["counts"].append(c)
+                    w = w + (eta * y[i]) * x
+                    if self.fit_intercept:
+                        b += eta * y[i]
+                    c = 1
+                    updates += 1
+                else:
+                    c += 1
+            mistakes.append(updates)
+        st.update(w=w, b=b, c=c)
+        return np.array(mistakes, dtype=np.int64)
+
+    def _keep(self, mistakes):
+        """The learned attributes: every iterate so far, the current one last, with its count."""
+        st = self._state
+        self.weights_ = np.array(st["weights"] + [st["w"].copy()])
+        self.intercepts_ = np.array(st["intercepts"] + [st["b"]], dtype=np.float64)
+        self.counts_ = np.array(st["counts"] + [st["c"]], dtype=np.int64)
+        self.last_coef_, self.last_intercept_ = st["w"], float(st["b"])
+        self.mistakes_ = np.asarray(mistakes, dtype=np.int64)
+        self.n_iter_ = self.mistakes_.shape[0]
         self.n_updates_ = int(self.mistakes_.sum())
         self.converged_ = bool(self.mistakes_[-1] == 0)
 
@@ -99,3 +117,8 @@ class VotedPerceptron(BinaryLinearModel):
         X = self._check_X(X)
         signs = predict_sign(X @ self.weights_.T + self.intercepts_)
         return signs @ self.counts_.astype(np.float64)
+
+
+def _start_state(d):
+    """w_1 = 0, b_1 = 0 with no survivals yet, and no earlier iterates."""
+    return {"weights": [], "intercepts": [], "counts": [], "w": np.zeros(d), "b": 0.0, "c": 0}
