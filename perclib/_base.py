@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from numbers import Integral, Real
+from typing import ClassVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -43,10 +44,14 @@ AT_LEAST_ONE = _NotBool(Integral, 1, None, closed="left")
 RANDOM_STATE = [None, _NotBool(Integral, 0, None, closed="left"), np.random.Generator]
 
 
+#: The orders and update rules of Perceptron and PocketPerceptron (the others take cyclic or shuffle).
+ORDER_AND_RULE = {"order": [StrOptions(set(V.ORDERS))], "rule": [StrOptions(set(V.RULES))]}
+
+
 class BaseModel(ClassifierMixin, BaseEstimator):
     """scikit-learn's estimator conventions: keyword parameters stored as given, checked in fit."""
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: ClassVar[dict] = {
         "eta": [POSITIVE],
         "max_iter": [AT_LEAST_ONE],
         "order": [StrOptions(set(V.ORDERS[:2]))],
@@ -172,6 +177,13 @@ class OnlineMixin:
 
 class BinaryLinearModel(BaseModel):
     """A linear classifier h(x) = sign(w.x + b) with ``classes_[1]`` as the +1 class."""
+
+    def _online_start(self, n_features, first):
+        """The (w, b) a partial_fit starts from: 0 on the first call (after ``_begin``), else a copy."""
+        if first:
+            self._begin()
+            return np.zeros(n_features), 0.0
+        return self.coef_.copy(), self.intercept_
 
     def decision_function(self, X):
         """The activation w.x + b of each row of X (positive means ``classes_[1]``)."""

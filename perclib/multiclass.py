@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -83,7 +84,8 @@ class MulticlassPerceptron(OnlineMixin, BaseModel):
         self.average = average
         self.record = record
 
-    _parameter_constraints = {**BaseModel._parameter_constraints, "average": ["boolean"], "record": ["boolean"]}
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseModel._parameter_constraints, "average": ["boolean"], "record": ["boolean"]}
     _binary = False
 
     def _fit(self, X, yi):

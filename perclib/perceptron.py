@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import warnings
+from typing import ClassVar
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils._param_validation import StrOptions
 
 from . import _fast, _online
 from . import _validation as V
-from ._base import BinaryLinearModel, OnlineMixin
+from ._base import ORDER_AND_RULE, BinaryLinearModel, OnlineMixin
 from ._engine import train
 
 
@@ -67,6 +67,12 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
 
     Notes
     -----
+    ``partial_fit(X, y, classes=None)`` runs one online pass from the current weights: streaming the
+    examples one at a time gives the weights of one epoch of ``fit``. X may be a ``scipy.sparse``
+    matrix (read as CSR): an update then touches only the example's nonzero features, and the
+    weights are those of the dense matrix, bit for bit (not with ``order="random-mistake"`` or
+    ``record=True``, which need dense rows).
+
     With ``rule="margin"``, ``order="cyclic"`` and w, b starting at 0, ``coef_`` and
     ``intercept_`` are bit-identical to ``sklearn.linear_model.Perceptron(shuffle=False,
     tol=None, eta0=eta, max_iter=k)`` for any k; the tests check this.
@@ -95,12 +101,7 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
         self.random_state = random_state
         self.record = record
 
-    _parameter_constraints = {
-        **BinaryLinearModel._parameter_constraints,
-        "order": [StrOptions(set(V.ORDERS))],
-        "rule": [StrOptions(set(V.RULES))],
-        "record": ["boolean"],
-    }
+    _parameter_constraints: ClassVar[dict] = {**BinaryLinearModel._parameter_constraints, **ORDER_AND_RULE, "record": ["boolean"]}
     _sparse = True
 
     def fit(self, X, y, coef_init=None, intercept_init=None):
@@ -121,12 +122,7 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
                 V.ConvergenceWarning, stacklevel=3)
 
     def _partial_fit(self, X, y, first):
-        if first:
-            self._begin()
-            w, b = np.zeros(X.shape[1]), 0.0
-        else:
-            w, b = self.coef_.copy(), self.intercept_
-        self._run(X, y, w, b, 1)
+        self._run(X, y, *self._online_start(X.shape[1], first), 1)
 
     def _begin(self):
         self.n_iter_, self.n_updates_ = 0, 0

@@ -1,12 +1,12 @@
 """The pocket algorithm (Gallant 1990; Learning From Data, section 3.1)."""
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
-from sklearn.utils._param_validation import StrOptions
 
 from . import _fast
-from . import _validation as V
-from ._base import BinaryLinearModel
+from ._base import ORDER_AND_RULE, BinaryLinearModel
 from ._engine import predict_sign, scores, train
 
 
@@ -53,11 +53,7 @@ class PocketPerceptron(BinaryLinearModel):
         self.fit_intercept = fit_intercept
         self.random_state = random_state
 
-    _parameter_constraints = {
-        **BinaryLinearModel._parameter_constraints,
-        "order": [StrOptions(set(V.ORDERS))],
-        "rule": [StrOptions(set(V.RULES))],
-    }
+    _parameter_constraints: ClassVar[dict] = {**BinaryLinearModel._parameter_constraints, **ORDER_AND_RULE}
 
     def _fit(self, X, y):
         """Train and keep the best weights seen."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numbers
 from numbers import Real
+from typing import ClassVar
 
 import numpy as np
 from sklearn.utils._param_validation import StrOptions
@@ -183,7 +184,7 @@ class LinearSGD(OnlineMixin, BinaryLinearModel):
         self.random_state = random_state
         self.record = record
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict] = {
         **BinaryLinearModel._parameter_constraints,
         "loss": [StrOptions(set(LOSSES))],
         "at_zero": [_NotBool(Real, 0, 1, closed="both")],
@@ -202,12 +203,7 @@ class LinearSGD(OnlineMixin, BinaryLinearModel):
         self._epochs(X, ys, w, b, self.max_iter)
 
     def _partial_fit(self, X, ys, first):
-        if first:
-            self._begin()
-            w, b = np.zeros(X.shape[1]), 0.0
-        else:
-            w, b = self.coef_.copy(), self.intercept_
-        self._epochs(X, ys, w, b, 1)
+        self._epochs(X, ys, *self._online_start(X.shape[1], first), 1)
 
     def _begin(self):
         self.n_iter_, self.n_updates_, self.objective_ = 0, 0, np.zeros(0)

@@ -16,8 +16,14 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from perclib import (AveragedPerceptron, ConvergenceWarning, MulticlassPerceptron, Perceptron, PocketPerceptron,
-                     VotedPerceptron)
+from perclib import (
+    AveragedPerceptron,
+    ConvergenceWarning,
+    MulticlassPerceptron,
+    Perceptron,
+    PocketPerceptron,
+    VotedPerceptron,
+)
 from perclib.datasets import make_blobs3, make_noisy, make_separable
 from perclib.sgd import LinearSGD
 
