@@ -140,6 +140,21 @@ def test_fitted_attributes_are_not_views_of_the_input():
     assert X[0, 0] == 1.0
 
 
+@pytest.mark.parametrize("X, message", [  # perclib's own check_array, used by theory, plotting, evaluation
+    (np.array([1.0, 2.0]), r"2-D array.*reshape\(-1, 1\)"),
+    (np.array([["a", "b"]]), "numeric; got dtype"),
+    (np.array([[1, "x"]], dtype=object), "non-numeric"),
+    (np.array([[1.0, np.nan]]), "NaN or infinity"),
+    (np.zeros((0, 2)), "0 samples"),
+    (np.zeros((2, 0)), "0 features"),
+    (np.ones((2, 2), dtype=complex), "real-valued"),
+    ([[1.0, 2.0], [3.0]], "could not be read as an array"),
+])
+def test_check_array_messages(X, message):
+    with pytest.raises(ValueError, match=message):
+        check_array(X)
+
+
 def test_helpers_directly():
     assert check_array([[1, 2]]).dtype == np.float64
     X = np.ones((3, 2))
@@ -151,6 +166,16 @@ def test_helpers_directly():
         check_array(FakeSparse())
     with pytest.raises(ValueError, match="1-D"):
         check_y(np.zeros((2, 2)), 2)
+    with pytest.raises(ValueError, match="X has 2 samples but y has 3"):
+        check_y([1, 2, 3], 2)
+    with pytest.raises(ValueError, match="y contains NaN"):
+        check_y([1.0, np.nan], 2)
+    with pytest.raises(ValueError, match="class labels"):
+        check_y(np.ones(2, dtype=complex), 2)
+    with pytest.raises(ValueError, match="could not be read as an array"):
+        check_y([[1], [2, 3]], 2)
+    with pytest.raises(ValueError, match="random_state must be"):
+        check_random_state(-1)
     assert isinstance(check_random_state(3), np.random.Generator)
     with pytest.raises(ValueError, match="random_state"):
         check_random_state(1.5)
