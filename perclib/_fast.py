@@ -44,7 +44,7 @@ import math
 
 import numpy as np
 
-from ._engine import _seq_dot, scores
+from ._engine import _BIG, _seq_dot, _tie_band, check_finite_update, row_norms, scores, vector_norm
 
 _EPS = float(np.finfo(np.float64).eps)
 _MIN_WINDOW = 16
@@ -69,8 +69,8 @@ class _Scan:
         n, d = X.shape
         self.x_norms = np.empty(n)                                # ||x_i||, filled as rows are first read
         self._normed = 0                                          # rows 0.._normed-1 have their norm
-        self.band = 4.0 * d * _EPS                                # times ||w|| ||x||, as _tie_band
-        self.w_norm = float(np.sqrt(np.dot(w, w)))
+        self.d = d
+        self.w_norm = vector_norm(w)
         self.chunk = _chunk_rows(n, d)
         self.window = _MIN_WINDOW
         self.gap = 1.0          # running mean of the visits between mistakes
@@ -86,9 +86,7 @@ class _Scan:
         """
         hi = self.X.shape[0] if hi is None else hi
         if hi > self._normed:
-            part = self.X[self._normed:hi]
-            out = self.x_norms[self._normed:hi]
-            np.sqrt(np.einsum("ij,ij->i", part, part, out=out), out=out)
+            row_norms(self.X[self._normed:hi], out=self.x_norms[self._normed:hi])
             self._normed = hi
         return self.x_norms
 
@@ -107,7 +105,7 @@ class _Scan:
     def epoch(self, order=None):
         """One pass in ``order`` (None: 0, 1, ..., n-1); yields (position, index, activation)."""
         n = self.X.shape[0]
-        w, margin_rule = self.w, self.rule == "margin"     # w is updated in place: always current
+        w, d, margin_rule = self.w, self.d, self.rule == "margin"  # w is updated in place: always current
         for lo in range(0, n, self.chunk):
             hi = min(lo + self.chunk, n)
             # a cyclic chunk's rows are still in memory, unless its norms were just computed from them
@@ -117,21 +115,22 @@ class _Scan:
             norm_max = float(norms.max())
             o = 0
             while o < m:
-                if fresh:                      # 1. one product under the current weights: the whole
-                    e = m                      #    chunk, streamed from memory by einsum's kernel
-                    ya = np.einsum("ij,j->i", rows, w)
-                    fresh = False
-                else:                          #    or a window of rows now in the cache, by BLAS
-                    e = min(o + self.window, m)
-                    ya = rows[o:e] @ w
-                ya += self.b
-                ya *= ys[o:e]                  # y * (w.x + b): exact, as y is +1 or -1
-                band_w = self.band * self.w_norm
+                with np.errstate(over="ignore", invalid="ignore"):   # huge scales: inf and NaN scores
+                    if fresh:                  # 1. one product under the current weights: the whole
+                        e = m                  #    chunk, streamed from memory by einsum's kernel
+                        ya = np.einsum("ij,j->i", rows, w)
+                        fresh = False
+                    else:                      #    or a window of rows now in the cache, by BLAS
+                        e = min(o + self.window, m)
+                        ya = rows[o:e] @ w
+                    ya += self.b
+                    ya *= ys[o:e]              # y * (w.x + b): exact, as y is +1 or -1
+                cut = _tie_band(self.w_norm, norm_max, d)   # >= every row's band (inf or NaN: all)
                 mistake = None
-                for j in (ya <= band_w * norm_max).nonzero()[0].tolist():  # mistakes and near-ties
+                for j in (~(ya > cut)).nonzero()[0].tolist():  # mistakes, near-ties and NaN scores
                     yj = float(ys[o + j])
                     a = float(ya[j]) * yj
-                    if abs(a) <= band_w * float(norms[o + j]) + 1e-300:    # the reference's tie band
+                    if not abs(a) > _tie_band(self.w_norm, float(norms[o + j]), d):  # the reference's band
                         a = _seq_dot(w, rows[o + j]) + self.b  # a near-tie: the left-to-right sum decides
                     if (yj * a <= 0) if margin_rule else ((1.0 if a >= 0 else -1.0) != yj):
                         mistake = (j, a)
@@ -148,7 +147,6 @@ class _Scan:
                 self.last = visit
                 self.window = max(_MIN_WINDOW, min(int(_WINDOW_PER_GAP * self.gap), self.chunk))
                 o = at + 1                     # 3. continue after it, under the new weights
-        self.visits += n
 
     def update(self, i, a):
         """The reference's update on example i with activation a; returns the step c."""
@@ -158,10 +156,13 @@ class _Scan:
         else:
             c = self.eta * (yi - (1.0 if a >= 0 else -1.0))
         w = self.w
-        w += c * self.X[i]
+        with np.errstate(over="ignore"):       # an overflow raises just below
+            w += c * self.X[i]
         if self.fit_intercept:
             self.b += c
-        self.w_norm = math.sqrt(w @ w)
+        self.w_norm = vector_norm(w)
+        if not (math.isfinite(self.w_norm) and math.isfinite(self.b)):
+            check_finite_update(w, self.b)
         return c
 
 
@@ -264,7 +265,7 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
     K = n_classes
     W, b = np.zeros((K, d)), np.zeros(K)
     U, beta = np.zeros((K, d)), np.zeros(K)
-    x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
+    x_norms = row_norms(X)
     w_norms = np.zeros(K)
     chunk = _chunk_rows(n, d * K)
     buffer = None
@@ -272,6 +273,7 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
     window = _MIN_WINDOW
     mean_gap, last = 1.0, 0
     margin_w, margin_b = 0.0, 1e-300    # the gap test's terms: they change only with W and b
+    w_norm_max = 0.0
     mistakes = []
     converged = False
     for epoch in range(max_iter):
@@ -291,17 +293,22 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
             norm_max = float(norms.max())
             while o < m:
                 e = min(o + window, m)
-                S = rows[o:e] @ W.T
-                S += b
-                r, t_row = rows_at[: e - o], ts[o:e]
-                s_true = S[r, t_row]
-                S[r, t_row] = -np.inf
-                gap = norm_max * margin_w + margin_b
+                with np.errstate(over="ignore", invalid="ignore"):   # huge scales: inf and NaN scores
+                    S = rows[o:e] @ W.T
+                    S += b
+                    r, t_row = rows_at[: e - o], ts[o:e]
+                    s_true = S[r, t_row]
+                    S[r, t_row] = -np.inf
+                    lead = s_true - S.max(axis=1)
+                    p_max = norm_max * w_norm_max
+                    # where ||w_k|| ||x|| > 2**1000 a sum may overflow in one order only: no row is sure
+                    gap = norm_max * margin_w + margin_b if p_max <= _BIG else np.inf
                 found = None
-                for j in (s_true - S.max(axis=1) <= gap).nonzero()[0].tolist():   # not surely right
+                for j in (~(lead > gap)).nonzero()[0].tolist():   # not surely right (or NaN)
                     i = lo + o + j if idx is None else int(idx[o + j])
                     x, t = X[i], int(ts[o + j])
-                    s = W @ x + b                      # exactly the reference's scores
+                    with np.errstate(over="ignore", invalid="ignore"):
+                        s = W @ x + b                  # exactly the reference's scores
                     p = int(np.argmax(s))
                     if p != t:
                         found = (j, i, t, p)
@@ -313,8 +320,9 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
                 j, i, t, p = found
                 c = epoch * n + lo + o + j + 1
                 x = X[i]
-                W[t] += eta * x
-                W[p] -= eta * x
+                with np.errstate(over="ignore"):   # an overflow raises just below
+                    W[t] += eta * x
+                    W[p] -= eta * x
                 U[t] += (eta * c) * x
                 U[p] -= (eta * c) * x
                 if fit_intercept:
@@ -322,9 +330,12 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
                     b[p] -= eta
                     beta[t] += eta * c
                     beta[p] -= eta * c
-                w_norms[t] = np.sqrt(np.dot(W[t], W[t]))
-                w_norms[p] = np.sqrt(np.dot(W[p], W[p]))
-                margin_w = 8.0 * (d + 1) * _EPS * float(w_norms.max())
+                check_finite_update(W[t], b[t])
+                check_finite_update(W[p], b[p])
+                w_norms[t] = vector_norm(W[t])
+                w_norms[p] = vector_norm(W[p])
+                w_norm_max = float(w_norms.max())
+                margin_w = 8.0 * (d + 1) * _EPS * w_norm_max
                 margin_b = 8.0 * _EPS * float(np.abs(b).max()) + 1e-300
                 updates += 1
                 mean_gap += 0.25 * (c - last - mean_gap)
