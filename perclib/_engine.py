@@ -74,15 +74,16 @@ def row_norms(X, out=None):
     if bad.size:
         rows = X[bad]
         m = np.max(np.abs(rows), axis=1)
-        scaled = rows / np.where(m > 0, m, 1.0)[:, None]
-        with np.errstate(over="ignore"):
+        with np.errstate(over="ignore", invalid="ignore"):   # an inf entry (only in a w that overflowed)
+            scaled = rows / np.where(m > 0, m, 1.0)[:, None]
             out[bad] = m * np.sqrt(np.einsum("ij,ij->i", scaled, scaled))
     return out
 
 
 def vector_norm(w):
     """||w||, free of overflow and underflow (as :func:`row_norms`)."""
-    r = math.sqrt(float(np.dot(w, w)))            # inf when the sum of squares overflows
+    with np.errstate(over="ignore"):
+        r = math.sqrt(float(np.dot(w, w)))        # inf when the sum of squares overflows
     if _TINY <= r <= _BIG:
         return r
     return float(row_norms(w.reshape(1, -1))[0])
@@ -189,7 +190,8 @@ def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record=
             mistake = bool(is_mistake(yi, a, rule))
             if mistake:
                 c = step_size(yi, a, eta, rule)
-                w += c * x
+                with np.errstate(over="ignore"):   # an overflow raises just below
+                    w += c * x
                 if fit_intercept:
                     b += c
                 check_finite_update(w, b)
