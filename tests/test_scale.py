@@ -182,3 +182,38 @@ def test_norms_are_right_at_every_scale(scale):
     assert np.all(np.abs(got - expected) <= 4 * np.finfo(float).eps * expected), (got, expected)
     assert np.all(np.isfinite(got))
     assert vector_norm(rows[0]) == pytest.approx(expected[0], rel=4 * np.finfo(float).eps)
+
+
+def test_tie_band_covers_the_worst_left_to_right_error():
+    """A row built so that the left-to-right sum (scikit-learn's) has the wrong sign.
+
+    w.x = 1 + 1000 * u - (1 + eps) with u = eps/2 and each u term a product 2**-26 * 2**-27: from
+    left to right every ``1 + u`` rounds back to 1 (a tie, to even), so the sum is -eps, while the
+    exact value is +499 eps and numpy's blocked sums give about +250 to +480 eps. scikit-learn
+    updates (a mistake for y = +1); perclib must too. This needs the band to reach d * eps * ||w||
+    ||x|| / 4 at least: a band that leaves out the factor d (8 eps here) lets the fast sum's sign
+    decide, and no update is made.
+    """
+    import math
+    m, eps = 1000, np.finfo(float).eps
+    w0 = np.array([1.0] + [2.0 ** -26] * m + [1.0])
+    x = np.array([1.0] + [2.0 ** -27] * m + [-(1 + eps)])
+    s = 0.0
+    for a, b in zip(w0.tolist(), x.tolist()):
+        s += a * b
+    assert s == -eps and math.fsum((w0 * x).tolist()) == 499 * eps   # the row is what we claim
+    X = np.vstack([x, np.zeros_like(x)])
+    y = np.array([1, -1])
+    sk = SkPerceptron(shuffle=False, tol=None, max_iter=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sk.fit(X, y, coef_init=w0.copy(), intercept_init=0.0)  # scikit-learn writes into it
+    assert np.array_equal(sk.coef_.ravel(), w0 + x)          # scikit-learn did update on row 0
+    for reference in (False, True):
+        clf = Perceptron(max_iter=1)
+        clf._reference = reference
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            clf.fit(X, y, coef_init=w0, intercept_init=0.0)
+        assert np.array_equal(clf.coef_, sk.coef_.ravel()), reference
+        assert clf.intercept_ == sk.intercept_[0]
