@@ -15,8 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.linear_model import Perceptron as SkPerceptron
 
-from perclib import (AveragedPerceptron, MulticlassPerceptron, Perceptron, PocketPerceptron,
-                     VotedPerceptron)
+from perclib import (
+    AveragedPerceptron,
+    MulticlassPerceptron,
+    Perceptron,
+    PocketPerceptron,
+    VotedPerceptron,
+)
 from perclib._engine import row_norms, vector_norm
 from perclib.datasets import worked_example
 
@@ -128,7 +133,7 @@ def test_an_overflowing_result_raises_a_clear_valueerror():
 def test_fast_equals_reference_at_any_scale_in_every_setting(seed, n, exponents, order, rule,
                                                              fit_intercept):
     X, y = _data(seed, n, len(exponents), exponents, 0.2)
-    kw = dict(order=order, rule=rule, fit_intercept=fit_intercept, random_state=seed % 1000)
+    kw = {"order": order, "rule": rule, "fit_intercept": fit_intercept, "random_state": seed % 1000}
     fast, ref = (_perclib(X, y, 5, reference=r, **kw) for r in (False, True))
     assert not isinstance(fast, ValueError) and not isinstance(ref, ValueError)
     for name in ("coef_", "intercept_", "mistakes_", "n_updates_", "converged_"):
