@@ -81,9 +81,11 @@ def row_norms(X, out=None):
 
 
 def vector_norm(w):
-    """||w||, free of overflow and underflow (as :func:`row_norms`)."""
-    with np.errstate(over="ignore"):
-        r = math.sqrt(float(np.dot(w, w)))        # inf when the sum of squares overflows
+    """||w||, free of overflow and underflow (as :func:`row_norms`).
+
+    Called once per update, so it sets no ``np.errstate`` itself: the training loops run under one.
+    """
+    r = math.sqrt(float(np.dot(w, w)))            # inf when the sum of squares overflows
     if _TINY <= r <= _BIG:
         return r
     return float(row_norms(w.reshape(1, -1))[0])
@@ -95,10 +97,12 @@ def _tie_band(w_norm, x_norm, n_features):
     4 * d * eps >= 2 * gamma_d with room to spare (gamma_d = d*u/(1-d*u), u = eps/2); infinite
     where ||w|| ||x|| > 2**1000, since a partial sum may then overflow in one order and not another.
     """
+    if isinstance(x_norm, float):                 # one row (Python floats: inf and nan, no warning)
+        p = w_norm * x_norm
+        return 4.0 * n_features * _EPS * p + 1e-300 if p <= _BIG else math.inf
     with np.errstate(over="ignore", invalid="ignore"):
         p = np.multiply(w_norm, x_norm)
-        band = np.where(p <= _BIG, 4.0 * n_features * _EPS * p + 1e-300, np.inf)
-    return float(band) if band.ndim == 0 else band
+        return np.where(p <= _BIG, 4.0 * n_features * _EPS * p + 1e-300, np.inf)
 
 
 def check_finite_update(w, b):
@@ -112,13 +116,11 @@ def check_finite_update(w, b):
 
 def activation(w, b, x, x_norm=None):
     """a = w.x + b, with the sign that scikit-learn's left-to-right sum gives."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        a = float(np.dot(w, x)) + b
+    a = float(np.dot(w, x)) + b
     if x_norm is None:
         x_norm = vector_norm(x)
-    if not abs(a) > _tie_band(vector_norm(w), x_norm, w.shape[0]):  # near a tie, or NaN
-        with np.errstate(over="ignore", invalid="ignore"):
-            a = _seq_dot(w, x) + b
+    if not abs(a) > _tie_band(vector_norm(w), float(x_norm), w.shape[0]):  # near a tie, or NaN
+        a = _seq_dot(w, x) + b
     return a
 
 
@@ -126,7 +128,7 @@ def scores(X, w, b, x_norms):
     """All activations X @ w + b at once, with near-ties settled as :func:`activation` does."""
     with np.errstate(over="ignore", invalid="ignore"):
         a = X @ w + b
-    band = _tie_band(vector_norm(w), x_norms, w.shape[0])
+        band = _tie_band(vector_norm(w), x_norms, w.shape[0])
     for i in np.flatnonzero(~(np.abs(a) > band)):
         a[i] = _seq_dot(w, X[i]) + b
     return a
@@ -166,6 +168,13 @@ def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record=
     :class:`Step` records to, or None. ``on_update(w, b)`` is called after every update.
     For ``order="random-mistake"`` one iteration is a full scan followed by at most one update.
     """
+    with np.errstate(over="ignore", invalid="ignore"):   # huge scales: inf and NaN, decided exactly
+        return _train(X, y, w, b, eta=eta, max_iter=max_iter, order=order, rule=rule,
+                      fit_intercept=fit_intercept, rng=rng, record=record, on_update=on_update,
+                      epoch_offset=epoch_offset)
+
+
+def _train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record, on_update, epoch_offset):
     n, d = X.shape
     x_norms = row_norms(X)
     mistakes = []
@@ -190,8 +199,7 @@ def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record=
             mistake = bool(is_mistake(yi, a, rule))
             if mistake:
                 c = step_size(yi, a, eta, rule)
-                with np.errstate(over="ignore"):   # an overflow raises just below
-                    w += c * x
+                w += c * x                         # an overflow raises just below
                 if fit_intercept:
                     b += c
                 check_finite_update(w, b)

@@ -40,6 +40,7 @@ multi-class scan does the same with the gap between the best and the second-best
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -50,6 +51,16 @@ _EPS = float(np.finfo(np.float64).eps)
 _MIN_WINDOW = 16
 _WINDOW_PER_GAP = 2.0       # a window after a mistake: this many mean gaps between mistakes
 _CHUNK_BYTES = 1 << 21      # rows scored together stay in the cache (about 2 MiB)
+
+
+def _quiet(loop):
+    """Run a training loop under one ``np.errstate``: at huge scales scores may be inf or NaN; they
+    are then decided exactly (see :mod:`perclib._engine`), and an overflowing update raises."""
+    @functools.wraps(loop)
+    def run(*args, **kwargs):
+        with np.errstate(over="ignore", invalid="ignore"):
+            return loop(*args, **kwargs)
+    return run
 
 
 def _chunk_rows(n, d):
@@ -115,16 +126,15 @@ class _Scan:
             norm_max = float(norms.max())
             o = 0
             while o < m:
-                with np.errstate(over="ignore", invalid="ignore"):   # huge scales: inf and NaN scores
-                    if fresh:                  # 1. one product under the current weights: the whole
-                        e = m                  #    chunk, streamed from memory by einsum's kernel
-                        ya = np.einsum("ij,j->i", rows, w)
-                        fresh = False
-                    else:                      #    or a window of rows now in the cache, by BLAS
-                        e = min(o + self.window, m)
-                        ya = rows[o:e] @ w
-                    ya += self.b
-                    ya *= ys[o:e]              # y * (w.x + b): exact, as y is +1 or -1
+                if fresh:                      # 1. one product under the current weights: the whole
+                    e = m                      #    chunk, streamed from memory by einsum's kernel
+                    ya = np.einsum("ij,j->i", rows, w)
+                    fresh = False
+                else:                          #    or a window of rows now in the cache, by BLAS
+                    e = min(o + self.window, m)
+                    ya = rows[o:e] @ w
+                ya += self.b
+                ya *= ys[o:e]                  # y * (w.x + b): exact, as y is +1 or -1
                 cut = _tie_band(self.w_norm, norm_max, d)   # >= every row's band (inf or NaN: all)
                 mistake = None
                 for j in (~(ya > cut)).nonzero()[0].tolist():  # mistakes, near-ties and NaN scores
@@ -156,8 +166,7 @@ class _Scan:
         else:
             c = self.eta * (yi - (1.0 if a >= 0 else -1.0))
         w = self.w
-        with np.errstate(over="ignore"):       # an overflow raises just below
-            w += c * self.X[i]
+        w += c * self.X[i]                     # an overflow raises just below
         if self.fit_intercept:
             self.b += c
         self.w_norm = vector_norm(w)
@@ -166,6 +175,7 @@ class _Scan:
         return c
 
 
+@_quiet
 def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record=None,
           on_update=None, epoch_offset=0):
     """:func:`perclib._engine.train` without ``record``: the same results, scored block by block."""
@@ -205,6 +215,7 @@ def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record=
     return scan.b, epoch, n_updates, converged, np.array(mistakes, dtype=np.int64)
 
 
+@_quiet
 def averaged(X, y, *, eta, max_iter, order, fit_intercept, rng):
     """AveragedPerceptron's loop (CIML's lazy trick): returns w, b, u, beta, c, mistakes.
 
@@ -228,6 +239,7 @@ def averaged(X, y, *, eta, max_iter, order, fit_intercept, rng):
     return scan.w, scan.b, u, beta, max_iter * n + 1, mistakes
 
 
+@_quiet
 def voted(X, y, *, eta, max_iter, order, fit_intercept, rng):
     """VotedPerceptron's loop: returns weights, intercepts, counts (lists), w, b, mistakes.
 
@@ -251,6 +263,7 @@ def voted(X, y, *, eta, max_iter, order, fit_intercept, rng):
     return weights, intercepts, counts, scan.w, scan.b, mistakes
 
 
+@_quiet
 def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, average):
     """MulticlassPerceptron's loop: returns W, b, U, beta, c, mistakes, converged.
 
@@ -293,22 +306,19 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
             norm_max = float(norms.max())
             while o < m:
                 e = min(o + window, m)
-                with np.errstate(over="ignore", invalid="ignore"):   # huge scales: inf and NaN scores
-                    S = rows[o:e] @ W.T
-                    S += b
-                    r, t_row = rows_at[: e - o], ts[o:e]
-                    s_true = S[r, t_row]
-                    S[r, t_row] = -np.inf
-                    lead = s_true - S.max(axis=1)
-                    p_max = norm_max * w_norm_max
-                    # where ||w_k|| ||x|| > 2**1000 a sum may overflow in one order only: no row is sure
-                    gap = norm_max * margin_w + margin_b if p_max <= _BIG else np.inf
+                S = rows[o:e] @ W.T
+                S += b
+                r, t_row = rows_at[: e - o], ts[o:e]
+                s_true = S[r, t_row]
+                S[r, t_row] = -np.inf
+                lead = s_true - S.max(axis=1)
+                # where ||w_k|| ||x|| > 2**1000 a sum may overflow in one order only: no row is sure
+                gap = norm_max * margin_w + margin_b if norm_max * w_norm_max <= _BIG else np.inf
                 found = None
                 for j in (~(lead > gap)).nonzero()[0].tolist():   # not surely right (or NaN)
                     i = lo + o + j if idx is None else int(idx[o + j])
                     x, t = X[i], int(ts[o + j])
-                    with np.errstate(over="ignore", invalid="ignore"):
-                        s = W @ x + b                  # exactly the reference's scores
+                    s = W @ x + b                      # exactly the reference's scores
                     p = int(np.argmax(s))
                     if p != t:
                         found = (j, i, t, p)
@@ -320,9 +330,8 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
                 j, i, t, p = found
                 c = epoch * n + lo + o + j + 1
                 x = X[i]
-                with np.errstate(over="ignore"):   # an overflow raises just below
-                    W[t] += eta * x
-                    W[p] -= eta * x
+                W[t] += eta * x                    # an overflow raises just below
+                W[p] -= eta * x
                 U[t] += (eta * c) * x
                 U[p] -= (eta * c) * x
                 if fit_intercept:

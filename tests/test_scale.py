@@ -186,7 +186,8 @@ def test_norms_are_right_at_every_scale(scale):
     expected = np.array([math.hypot(*r) for r in rows.tolist()])
     assert np.all(np.abs(got - expected) <= 4 * np.finfo(float).eps * expected), (got, expected)
     assert np.all(np.isfinite(got))
-    assert vector_norm(rows[0]) == pytest.approx(expected[0], rel=4 * np.finfo(float).eps)
+    with np.errstate(over="ignore"):   # vector_norm leaves the errstate to the training loops
+        assert vector_norm(rows[0]) == pytest.approx(expected[0], rel=4 * np.finfo(float).eps)
 
 
 def test_tie_band_covers_the_worst_left_to_right_error():
