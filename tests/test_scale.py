@@ -119,7 +119,8 @@ def test_an_overflowing_result_raises_a_clear_valueerror():
     for reference in (False, True):
         clf = Perceptron(max_iter=3, eta=1e308, fit_intercept=False)
         clf._reference = reference
-        with pytest.raises(ValueError, match="overflow"):
+        with pytest.raises(ValueError, match=r"^Floating-point overflow: an update made the weights "
+                                             r"or the intercept infinite.*Scale X"):
             clf.fit(X, y)
     # one step below, both give the same finite weights
     _check_against_sklearn(X, y, 3, eta=1e307)
@@ -223,3 +224,13 @@ def test_tie_band_covers_the_worst_left_to_right_error():
             clf.fit(X, y, coef_init=w0, intercept_init=0.0)
         assert np.array_equal(clf.coef_, sk.coef_.ravel()), reference
         assert clf.intercept_ == sk.intercept_[0]
+
+
+def test_engine_train_records_epochs_from_1_by_default():
+    """_engine.train called without epoch_offset (as experiments._fit_pla calls it): epochs count from 1."""
+    from perclib._engine import train
+    X, y = worked_example()
+    steps = []
+    train(X, np.where(y > 0, 1.0, -1.0), np.zeros(2), 0.0, eta=1.0, max_iter=5, order="cyclic",
+          rule="margin", fit_intercept=True, rng=None, record=steps)
+    assert [s.epoch for s in steps[:5]] == [1, 1, 1, 1, 2] and steps[0].index == 0
