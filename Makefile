@@ -56,3 +56,13 @@ bench-widgets: $(STAMP)  ## redraw time of the Stepper and the BoundaryExplorer 
 
 bench: $(STAMP)  ## time perclib against scikit-learn and the reference loop; writes benchmarks/results.md and the README table
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python benchmarks/bench_fit.py
+
+# Mutation testing (issue 18): mutmut over perclib's models, training engine, theory, _validation
+# and datasets ([tool.mutmut] in pyproject.toml). Not part of `make test` or CI: it takes long.
+# One module: make mutation MUTANTS='perclib._engine.*'. Survivors: $(BIN)/mutmut show NAME.
+MUTANTS ?=
+.PHONY: mutation
+mutation: $(STAMP)  ## mutation score of perclib's core modules (slow; results in mutants/)
+	$(BIN)/python -m pip install --quiet "mutmut>=3.3"
+	env -u PYTHONPATH $(BIN)/mutmut run --max-children 2 $(MUTANTS)
+	$(BIN)/mutmut results

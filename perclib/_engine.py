@@ -12,9 +12,21 @@ and falls back to the left-to-right sum in exactly those cases. Every order of s
 ``gamma_d * sum_j |w_j x_j| <= gamma_d * ||w|| ||x||`` of the exact value (``gamma_d ~ d * eps / 2``),
 so outside twice that band both orders give the same sign. This keeps perclib bit-identical to
 scikit-learn without giving up ``numpy.dot``.
+
+At any scale
+------------
+The bound holds only while no partial sum overflows and no product underflows, so the band is
+computed to stay valid at every finite scale: the norms are computed without overflow or underflow
+(:func:`row_norms` and :func:`vector_norm` rescale a row by its largest entry when its plain sum of
+squares is out of range, as ``np.hypot`` does); where ``||w|| ||x||`` exceeds ``2**1000`` some order
+of summation may overflow, so the band is infinite and the left-to-right sum always decides; the
+``1e-300`` term covers the absolute error of products that underflow; and a band or an activation
+that is NaN also sends the decision to the left-to-right sum (``not |a| > band``). An update that
+makes w or b overflow raises a ``ValueError``, as scikit-learn's does.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,30 +53,83 @@ def _seq_dot(w, x):
     """w.x summed from left to right, as scikit-learn's WeightVector.dot does."""
     s = 0.0
     for wj, xj in zip(w.tolist(), x.tolist()):
-        s += wj * xj
+        s += wj * xj      # Python floats: inf and nan as in C, no warning
     return s
 
 
+_TINY = 2.0 ** -450   # a plain norm below this may have lost digits to underflowing squares
+_BIG = 2.0 ** 1000    # ||w|| ||x|| above this: some order of summation may overflow
+
+
+def row_norms(X, out=None):
+    """||x_i|| for each row of X, free of overflow and underflow.
+
+    The plain ``sqrt(sum x_ij**2)`` (fast, one pass) is kept where it lies in [2**-450, 2**1000]:
+    there no square overflowed and the squares that underflowed weigh less than an ulp. The other
+    rows (zero, tiny or huge) are computed as ``m * sqrt(sum (x_ij / m)**2)`` with m = max |x_ij|.
+    """
+    out = np.empty(X.shape[0]) if out is None else out
+    np.sqrt(np.einsum("ij,ij->i", X, X, out=out), out=out)
+    bad = np.flatnonzero(~((out >= _TINY) & (out <= _BIG)))
+    if bad.size:
+        rows = X[bad]
+        m = np.max(np.abs(rows), axis=1)
+        with np.errstate(over="ignore", invalid="ignore"):   # an inf entry (only in a w that overflowed)
+            scaled = rows / np.where(m > 0, m, 1.0)[:, None]
+            out[bad] = m * np.sqrt(np.einsum("ij,ij->i", scaled, scaled))
+    return out
+
+
+def vector_norm(w):
+    """||w||, free of overflow and underflow (as :func:`row_norms`).
+
+    Called once per update, so it sets no ``np.errstate`` itself: the training loops run under one.
+    """
+    r = math.sqrt(float(np.dot(w, w)))            # inf when the sum of squares overflows
+    if _TINY <= r <= _BIG:
+        return r
+    return float(row_norms(w.reshape(1, -1))[0])
+
+
 def _tie_band(w_norm, x_norm, n_features):
-    # 4 * d * eps >= 2 * gamma_d with room to spare (gamma_d = d*u/(1-d*u), u = eps/2)
-    return 4.0 * n_features * _EPS * w_norm * x_norm + 1e-300
+    """The band around 0 outside which every order of summation gives the exact sign.
+
+    4 * d * eps >= 2 * gamma_d with room to spare (gamma_d = d*u/(1-d*u), u = eps/2); infinite
+    where ||w|| ||x|| > 2**1000, since a partial sum may then overflow in one order and not another.
+    """
+    if isinstance(x_norm, float):                 # one row (Python floats: inf and nan, no warning)
+        p = w_norm * x_norm
+        return 4.0 * n_features * _EPS * p + 1e-300 if p <= _BIG else math.inf
+    with np.errstate(over="ignore", invalid="ignore"):
+        p = np.multiply(w_norm, x_norm)
+        return np.where(p <= _BIG, 4.0 * n_features * _EPS * p + 1e-300, np.inf)
+
+
+def check_finite_update(w, b):
+    """Raise a clear ``ValueError`` when an update made w or b overflow (scikit-learn raises too)."""
+    if not (math.isfinite(b) and np.isfinite(w).all()):
+        raise ValueError(
+            "Floating-point overflow: an update made the weights or the intercept infinite, so no "
+            "finite result exists at this scale. Scale X (for example with "
+            "sklearn.preprocessing.StandardScaler) or lower eta.")
 
 
 def activation(w, b, x, x_norm=None):
     """a = w.x + b, with the sign that scikit-learn's left-to-right sum gives."""
     a = float(np.dot(w, x)) + b
     if x_norm is None:
-        x_norm = float(np.sqrt(np.dot(x, x)))
-    if abs(a) <= _tie_band(float(np.sqrt(np.dot(w, w))), x_norm, w.shape[0]):
+        x_norm = vector_norm(x)
+    if not abs(a) > _tie_band(vector_norm(w), float(x_norm), w.shape[0]):  # near a tie, or NaN
         a = _seq_dot(w, x) + b
     return a
 
 
 def scores(X, w, b, x_norms):
     """All activations X @ w + b at once, with near-ties settled as :func:`activation` does."""
-    a = X @ w + b
-    band = _tie_band(float(np.sqrt(np.dot(w, w))), x_norms, w.shape[0])
-    for i in np.flatnonzero(np.abs(a) <= band):
+    with np.errstate(over="ignore", invalid="ignore"):
+        a = X @ w + b
+        band = _tie_band(vector_norm(w), x_norms, w.shape[0])
+    for i in np.flatnonzero(~(np.abs(a) > band)):
         a[i] = _seq_dot(w, X[i]) + b
     return a
 
@@ -103,8 +168,15 @@ def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record=
     :class:`Step` records to, or None. ``on_update(w, b)`` is called after every update.
     For ``order="random-mistake"`` one iteration is a full scan followed by at most one update.
     """
+    with np.errstate(over="ignore", invalid="ignore"):   # huge scales: inf and NaN, decided exactly
+        return _train(X, y, w, b, eta=eta, max_iter=max_iter, order=order, rule=rule,
+                      fit_intercept=fit_intercept, rng=rng, record=record, on_update=on_update,
+                      epoch_offset=epoch_offset)
+
+
+def _train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record, on_update, epoch_offset):
     n, d = X.shape
-    x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
+    x_norms = row_norms(X)
     mistakes = []
     n_updates = 0
     converged = False
@@ -127,9 +199,10 @@ def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record=
             mistake = bool(is_mistake(yi, a, rule))
             if mistake:
                 c = step_size(yi, a, eta, rule)
-                w += c * x
+                w += c * x                         # an overflow raises just below
                 if fit_intercept:
                     b += c
+                check_finite_update(w, b)
                 updates += 1
                 if on_update is not None:
                     on_update(w, b)

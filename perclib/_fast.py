@@ -40,16 +40,27 @@ multi-class scan does the same with the gap between the best and the second-best
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
-from ._engine import _seq_dot, scores
+from ._engine import _BIG, _seq_dot, _tie_band, check_finite_update, row_norms, scores, vector_norm
 
 _EPS = float(np.finfo(np.float64).eps)
 _MIN_WINDOW = 16
 _WINDOW_PER_GAP = 2.0       # a window after a mistake: this many mean gaps between mistakes
 _CHUNK_BYTES = 1 << 21      # rows scored together stay in the cache (about 2 MiB)
+
+
+def _quiet(loop):
+    """Run a training loop under one ``np.errstate``: at huge scales scores may be inf or NaN; they
+    are then decided exactly (see :mod:`perclib._engine`), and an overflowing update raises."""
+    @functools.wraps(loop)
+    def run(*args, **kwargs):
+        with np.errstate(over="ignore", invalid="ignore"):
+            return loop(*args, **kwargs)
+    return run
 
 
 def _chunk_rows(n, d):
@@ -69,8 +80,8 @@ class _Scan:
         n, d = X.shape
         self.x_norms = np.empty(n)                                # ||x_i||, filled as rows are first read
         self._normed = 0                                          # rows 0.._normed-1 have their norm
-        self.band = 4.0 * d * _EPS                                # times ||w|| ||x||, as _tie_band
-        self.w_norm = float(np.sqrt(np.dot(w, w)))
+        self.d = d
+        self.w_norm = vector_norm(w)
         self.chunk = _chunk_rows(n, d)
         self.window = _MIN_WINDOW
         self.gap = 1.0          # running mean of the visits between mistakes
@@ -86,9 +97,7 @@ class _Scan:
         """
         hi = self.X.shape[0] if hi is None else hi
         if hi > self._normed:
-            part = self.X[self._normed:hi]
-            out = self.x_norms[self._normed:hi]
-            np.sqrt(np.einsum("ij,ij->i", part, part, out=out), out=out)
+            row_norms(self.X[self._normed:hi], out=self.x_norms[self._normed:hi])
             self._normed = hi
         return self.x_norms
 
@@ -107,7 +116,7 @@ class _Scan:
     def epoch(self, order=None):
         """One pass in ``order`` (None: 0, 1, ..., n-1); yields (position, index, activation)."""
         n = self.X.shape[0]
-        w, margin_rule = self.w, self.rule == "margin"     # w is updated in place: always current
+        w, d, margin_rule = self.w, self.d, self.rule == "margin"  # w is updated in place: always current
         for lo in range(0, n, self.chunk):
             hi = min(lo + self.chunk, n)
             # a cyclic chunk's rows are still in memory, unless its norms were just computed from them
@@ -126,12 +135,12 @@ class _Scan:
                     ya = rows[o:e] @ w
                 ya += self.b
                 ya *= ys[o:e]                  # y * (w.x + b): exact, as y is +1 or -1
-                band_w = self.band * self.w_norm
+                cut = _tie_band(self.w_norm, norm_max, d)   # >= every row's band (inf or NaN: all)
                 mistake = None
-                for j in (ya <= band_w * norm_max).nonzero()[0].tolist():  # mistakes and near-ties
+                for j in (~(ya > cut)).nonzero()[0].tolist():  # mistakes, near-ties and NaN scores
                     yj = float(ys[o + j])
                     a = float(ya[j]) * yj
-                    if abs(a) <= band_w * float(norms[o + j]) + 1e-300:    # the reference's tie band
+                    if not abs(a) > _tie_band(self.w_norm, float(norms[o + j]), d):  # the reference's band
                         a = _seq_dot(w, rows[o + j]) + self.b  # a near-tie: the left-to-right sum decides
                     if (yj * a <= 0) if margin_rule else ((1.0 if a >= 0 else -1.0) != yj):
                         mistake = (j, a)
@@ -148,7 +157,6 @@ class _Scan:
                 self.last = visit
                 self.window = max(_MIN_WINDOW, min(int(_WINDOW_PER_GAP * self.gap), self.chunk))
                 o = at + 1                     # 3. continue after it, under the new weights
-        self.visits += n
 
     def update(self, i, a):
         """The reference's update on example i with activation a; returns the step c."""
@@ -158,13 +166,16 @@ class _Scan:
         else:
             c = self.eta * (yi - (1.0 if a >= 0 else -1.0))
         w = self.w
-        w += c * self.X[i]
+        w += c * self.X[i]                     # an overflow raises just below
         if self.fit_intercept:
             self.b += c
-        self.w_norm = math.sqrt(w @ w)
+        self.w_norm = vector_norm(w)
+        if not (math.isfinite(self.w_norm) and math.isfinite(self.b)):
+            check_finite_update(w, self.b)
         return c
 
 
+@_quiet
 def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record=None,
           on_update=None, epoch_offset=0):
     """:func:`perclib._engine.train` without ``record``: the same results, scored block by block."""
@@ -204,6 +215,7 @@ def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record=
     return scan.b, epoch, n_updates, converged, np.array(mistakes, dtype=np.int64)
 
 
+@_quiet
 def averaged(X, y, *, eta, max_iter, order, fit_intercept, rng):
     """AveragedPerceptron's loop (CIML's lazy trick): returns w, b, u, beta, c, mistakes.
 
@@ -227,6 +239,7 @@ def averaged(X, y, *, eta, max_iter, order, fit_intercept, rng):
     return scan.w, scan.b, u, beta, max_iter * n + 1, mistakes
 
 
+@_quiet
 def voted(X, y, *, eta, max_iter, order, fit_intercept, rng):
     """VotedPerceptron's loop: returns weights, intercepts, counts (lists), w, b, mistakes.
 
@@ -250,6 +263,7 @@ def voted(X, y, *, eta, max_iter, order, fit_intercept, rng):
     return weights, intercepts, counts, scan.w, scan.b, mistakes
 
 
+@_quiet
 def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, average):
     """MulticlassPerceptron's loop: returns W, b, U, beta, c, mistakes, converged.
 
@@ -264,7 +278,7 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
     K = n_classes
     W, b = np.zeros((K, d)), np.zeros(K)
     U, beta = np.zeros((K, d)), np.zeros(K)
-    x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
+    x_norms = row_norms(X)
     w_norms = np.zeros(K)
     chunk = _chunk_rows(n, d * K)
     buffer = None
@@ -272,6 +286,7 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
     window = _MIN_WINDOW
     mean_gap, last = 1.0, 0
     margin_w, margin_b = 0.0, 1e-300    # the gap test's terms: they change only with W and b
+    w_norm_max = 0.0
     mistakes = []
     converged = False
     for epoch in range(max_iter):
@@ -296,9 +311,11 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
                 r, t_row = rows_at[: e - o], ts[o:e]
                 s_true = S[r, t_row]
                 S[r, t_row] = -np.inf
-                gap = norm_max * margin_w + margin_b
+                lead = s_true - S.max(axis=1)
+                # where ||w_k|| ||x|| > 2**1000 a sum may overflow in one order only: no row is sure
+                gap = norm_max * margin_w + margin_b if norm_max * w_norm_max <= _BIG else np.inf
                 found = None
-                for j in (s_true - S.max(axis=1) <= gap).nonzero()[0].tolist():   # not surely right
+                for j in (~(lead > gap)).nonzero()[0].tolist():   # not surely right (or NaN)
                     i = lo + o + j if idx is None else int(idx[o + j])
                     x, t = X[i], int(ts[o + j])
                     s = W @ x + b                      # exactly the reference's scores
@@ -313,7 +330,7 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
                 j, i, t, p = found
                 c = epoch * n + lo + o + j + 1
                 x = X[i]
-                W[t] += eta * x
+                W[t] += eta * x                    # an overflow raises just below
                 W[p] -= eta * x
                 U[t] += (eta * c) * x
                 U[p] -= (eta * c) * x
@@ -322,9 +339,12 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
                     b[p] -= eta
                     beta[t] += eta * c
                     beta[p] -= eta * c
-                w_norms[t] = np.sqrt(np.dot(W[t], W[t]))
-                w_norms[p] = np.sqrt(np.dot(W[p], W[p]))
-                margin_w = 8.0 * (d + 1) * _EPS * float(w_norms.max())
+                check_finite_update(W[t], b[t])
+                check_finite_update(W[p], b[p])
+                w_norms[t] = vector_norm(W[t])
+                w_norms[p] = vector_norm(W[p])
+                w_norm_max = float(w_norms.max())
+                margin_w = 8.0 * (d + 1) * _EPS * w_norm_max
                 margin_b = 8.0 * _EPS * float(np.abs(b).max()) + 1e-300
                 updates += 1
                 mean_gap += 0.25 * (c - last - mean_gap)

@@ -8,6 +8,8 @@ from perclib import ConvergenceWarning, Perceptron, PocketPerceptron
 from perclib import experiments as E
 from perclib.datasets import make_lfd, make_separable, make_xor
 from perclib.theory import max_margin, mistake_bound, radius
+from test_oracles import perceptron_loop
+from test_theory import independent_bound
 
 
 def test_novikoff_trace_lemmas_hold_on_a_run():
@@ -44,10 +46,27 @@ def test_novikoff_check_small_run():
     assert np.all(r["updates"] <= r["bound"]) and np.all(r["ratio"] <= 1)
     assert set(r["order"]) == {"cyclic", "shuffle", "random-mistake"}
     assert set(r["n"]) <= {10, 20} and set(r["d"]) <= {2, 3}
-    # recompute one data set's bound independently
-    i = 0
-    assert r["bound"][i] == pytest.approx((r["R"][i] / r["gamma"][i]) ** 2)
-    assert np.all(r["gamma"] > 0) and np.all(r["R"] >= 1)
+
+
+def test_novikoff_check_bounds_are_independent_ones(monkeypatch):
+    """R, gamma* and the bound of every data set novikoff_check draws, recomputed without perclib
+    (math.hypot and SLSQP, tests/test_theory.py); the data sets are captured as they are made."""
+    seen = []
+
+    def capture(*args, **kwargs):
+        X, y = make_separable(*args, **kwargs)
+        seen.append((X.copy(), y.copy()))
+        return X, y
+
+    monkeypatch.setattr(E, "make_separable", capture)
+    r = E.novikoff_check(8, n_samples=(10, 20), n_features=(2, 3), margins=(0.05, 0.1), random_state=3)
+    assert len(seen) == 8
+    for i, (X, y) in enumerate(seen):
+        bound, R, gamma = independent_bound(X, y)
+        assert r["R"][i] == pytest.approx(R, rel=1e-14)
+        assert r["gamma"][i] == pytest.approx(gamma, rel=1e-6)
+        assert r["bound"][i] == pytest.approx(bound, rel=1e-5)
+        assert r["updates"][i] <= bound
 
 
 def test_novikoff_check_errors():
@@ -130,13 +149,19 @@ def test_disagreement_special_cases():
         E.disagreement([1.0, 0.0, 0.0], 0.0, [1.0, 0.0], 0.0)
 
 
-def test_lfd_pla_matches_the_perceptron():
-    X, y, _ = make_lfd(20, random_state=4)
-    assert len(set(y.tolist())) == 2
-    pla = E._fit_pla(X, y, np.random.default_rng(9))
-    clf = Perceptron(order="random-mistake", max_iter=10 ** 6, random_state=np.random.default_rng(9)).fit(X, y)
-    assert np.array_equal(pla["w"], clf.coef_) and pla["b"] == clf.intercept_
-    assert pla["updates"] == clf.n_updates_ and pla["converged"]
+def test_lfd_pla_matches_a_plain_pla_loop():
+    """Against the plain loop of tests/test_oracles.py (the same draws from default_rng(seed))."""
+    runs = 0
+    for seed in range(20):
+        X, y, _ = make_lfd(20, random_state=seed)
+        if len(set(y.tolist())) < 2:   # the loop's labels need both classes (see the next test)
+            continue
+        pla = E._fit_pla(X, y, np.random.default_rng(seed + 100))
+        w, b, updates = perceptron_loop(X, y, epochs=10 ** 6, order="random-mistake", seed=seed + 100)
+        assert pla["w"].tolist() == w and pla["b"] == b
+        assert pla["updates"] == updates and pla["converged"]
+        runs += 1
+    assert runs >= 15
 
 
 def test_lfd_pla_with_one_class():

@@ -230,7 +230,9 @@ def test_not_fitted_errors_say_to_call_fit():
             call()
     with pytest.raises(NotFittedError, match="learned by fit"):
         clf.coef_
-    assert isinstance(NotFittedError("x"), ValueError) and not hasattr(clf, "n_iter_")
+    with pytest.raises(ValueError, match="call fit"):  # caught as a ValueError, as scikit-learn's is
+        clf.predict([[1.0, 2.0]])
+    assert not hasattr(clf, "n_iter_")
     with pytest.raises(AttributeError, match="no attribute"):
         clf._private_thing
 

@@ -122,7 +122,7 @@ def test_one_manual_logistic_step():
     X = np.array([[2.0, -1.0]])
     y = np.array([1])
     w0, b0 = np.array([0.5, 0.5]), 0.0
-    sgd = LinearSGD(loss="logistic", eta=0.3, max_iter=1).fit(np.vstack([X, -X]), [1, 0],
+    sgd = LinearSGD(loss="logistic", eta=0.3, max_iter=1).fit(np.vstack([X, -X]), np.append(y, 0),
                                                                coef_init=w0, intercept_init=b0)
     # step 1 on (x, +1): a = 0.5, c = 0.3 * sigma(-0.5); step 2 on (-x, -1)
     c1 = 0.3 / (1 + np.exp(0.5))
@@ -131,7 +131,7 @@ def test_one_manual_logistic_step():
     c2 = -0.3 / (1 + np.exp(-a2))  # eta * y * sigma(-y a) with y = -1
     np.testing.assert_allclose(sgd.coef_, w1 + c2 * (-X[0]))
     assert sgd.intercept_ == pytest.approx(b1 + c2)
-    assert y.tolist() == [1]
+    assert sgd.classes_.tolist() == [0, 1]   # the trace's labels: 1 is the +1 class, 0 the -1 class
 
 
 def test_labels_inputs_and_errors():
@@ -139,7 +139,10 @@ def test_labels_inputs_and_errors():
     Xc, yc = X.copy(), y.copy()
     labels = np.where(y == 1, "spam", "ham")
     clf = LinearSGD(fit_intercept=False).fit(X, labels)
-    assert clf.intercept_ == 0.0 and set(clf.predict(X)) <= {"spam", "ham"}
+    assert clf.intercept_ == 0.0
+    # "spam" > "ham", so "spam" is the +1 class: predict is sign(w.x) with sign(0) = +1, both labels occur
+    expected = np.where(X @ clf.coef_ >= 0, "spam", "ham")
+    assert clf.predict(X).tolist() == expected.tolist() and set(expected) == {"spam", "ham"}
     np.testing.assert_array_equal(X, Xc)
     np.testing.assert_array_equal(y, yc)
     for kwargs, msg in [({"loss": "squared"}, "loss"), ({"order": "random-mistake"}, "order"),
@@ -152,4 +155,10 @@ def test_labels_inputs_and_errors():
     with pytest.raises(ValueError, match="loss"):
         loss_value("squared", [1], [1.0])
     assert "history_" not in LinearSGD().fit(X, y).__dict__
-    assert LOSSES == ("perceptron", "hinge", "logistic")
+    # each loss named in LOSSES is the formula of the notes at a few activations
+    ys, a = np.array([1.0, -1.0, 1.0, -1.0]), np.array([2.0, 0.5, 0.0, -3.0])
+    formulas = {"perceptron": np.maximum(0.0, -ys * a), "hinge": np.maximum(0.0, 1.0 - ys * a),
+                "logistic": np.log1p(np.exp(-ys * a))}
+    assert set(LOSSES) == set(formulas)
+    for name in LOSSES:
+        np.testing.assert_allclose(loss_value(name, ys, a), formulas[name], rtol=1e-15, atol=0)

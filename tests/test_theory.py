@@ -1,4 +1,6 @@
 """perclib.theory against independent solvers, duality certificates and brute force."""
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -94,12 +96,35 @@ def test_radius_and_margin():
         margin(X, [1, -1], [1.0], 0.0)
 
 
+def independent_bound(X, y):
+    """Novikoff's (R / gamma*)^2 with nothing from perclib: R = max ||(1, x_i)|| by math.hypot over
+    the entries, gamma* by SLSQP on the primal QP (:func:`_slsqp_margin`)."""
+    R = max(math.hypot(1.0, *x) for x in np.asarray(X, dtype=float).tolist())
+    gamma, _ = _slsqp_margin(np.asarray(X, dtype=float), np.asarray(y))
+    return (R / gamma) ** 2, R, gamma
+
+
 def test_mistake_bound_holds_for_the_worked_example():
     X, y = worked_example()
     bound = mistake_bound(X, y)
     for rule in ("margin", "prediction"):
         assert Perceptron(rule=rule).fit(X, y).n_updates_ <= bound
-    assert bound == pytest.approx((radius(X) / max_margin(X, y)[2]) ** 2)
+    expected, R, _ = independent_bound(X, y)
+    assert R == math.sqrt(6.0)                      # the point (1, 2): 1 + 1 + 4
+    assert bound == pytest.approx(expected, rel=1e-6)  # SLSQP's tolerance
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(2, 30), d=st.integers(1, 4), margin_=st.floats(0.02, 0.3), seed=st.integers(0, 10_000),
+       order=st.sampled_from(["cyclic", "shuffle", "random-mistake"]), eta=st.sampled_from([1.0, 0.1, 7.0]))
+def test_mistake_bound_is_novikoffs_from_independent_R_and_gamma(n, d, margin_, seed, order, eta):
+    """mistake_bound equals (R/gamma*)^2 computed without perclib, and no run exceeds it (30 data
+    sets per run of the suite, each with one order and one eta; the bound held in all)."""
+    X, y = make_separable(n, d, margin_, random_state=seed)
+    expected, _, _ = independent_bound(X, y)
+    assert mistake_bound(X, y) == pytest.approx(expected, rel=1e-6)
+    clf = Perceptron(order=order, eta=eta, max_iter=int(expected) + 2, random_state=seed).fit(X, y)
+    assert clf.converged_ and clf.n_updates_ <= expected
 
 
 def test_losses():

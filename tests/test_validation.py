@@ -134,10 +134,22 @@ def test_inputs_are_never_modified(model):
 
 
 def test_fitted_attributes_are_not_views_of_the_input():
+    """coef_init and intercept_init are the user's arrays: fit must neither write into them nor keep
+    them as coef_ (scikit-learn 1.9's Perceptron does write its result into coef_init)."""
     X, y = worked_example()
-    clf = Perceptron().fit(X, y)
+    w0, b0 = np.array([0.5, -0.5]), np.array([0.25])
+    clf = Perceptron().fit(X, y, coef_init=w0, intercept_init=b0)
+    assert w0.tolist() == [0.5, -0.5] and b0.tolist() == [0.25]
+    assert clf.coef_.tolist() != [0.5, -0.5]  # training moved the weights, and not in w0
+    assert not np.shares_memory(clf.coef_, w0) and not np.shares_memory(clf.coef_, X)
     clf.coef_[0] = 99.0
-    assert X[0, 0] == 1.0
+    assert w0[0] == 0.5
+    # partial_fit starts from a copy of coef_: the coef_ an earlier call returned is not changed
+    p = Perceptron().partial_fit(X, y)
+    first = p.coef_
+    kept = first.copy()
+    p.partial_fit(-X, y)
+    assert np.array_equal(first, kept) and not np.shares_memory(p.coef_, first)
 
 
 @pytest.mark.parametrize("X, message", [  # perclib's own check_array, used by theory, plotting, evaluation

@@ -1,0 +1,113 @@
+"""Bad input (issue 18, item 4): each kind gets a clear ValueError or works correctly.
+
+Written against today's input checks (perclib/_validation.py), before the models become
+scikit-learn estimators; every test here passes on today's code. Still to add once that change
+lands (it reshapes the checks): an object y holding ``None`` (today a ``TypeError`` from sorting
+the labels, not the promised ``ValueError``).
+"""
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.linear_model import Perceptron as SkPerceptron
+
+from perclib import (
+    AveragedPerceptron,
+    MulticlassPerceptron,
+    Perceptron,
+    PocketPerceptron,
+    VotedPerceptron,
+)
+from perclib.datasets import make_noisy, worked_example
+
+MODELS = [Perceptron, PocketPerceptron, AveragedPerceptron, VotedPerceptron, MulticlassPerceptron]
+
+
+def _fit(model, X, y):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return model().fit(X, y)
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+def test_scipy_sparse_gets_a_valueerror_at_fit_predict_and_score(model, fmt):
+    X, y = worked_example()
+    Xs = sp.csr_matrix(X).asformat(fmt)
+    with pytest.raises(ValueError, match="sparse.*toarray"):
+        model().fit(Xs, y)
+    clf = _fit(model, X, y)
+    for call in (lambda: clf.predict(Xs), lambda: clf.score(Xs, y)):
+        with pytest.raises(ValueError, match="sparse.*toarray"):
+            call()
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_nan_and_inf_get_a_valueerror_at_predict_and_score(model, bad):
+    X, y = worked_example()
+    clf = _fit(model, X, y)
+    Xb = X.copy()
+    Xb[2, 1] = bad
+    for call in (lambda: clf.predict(Xb), lambda: clf.score(Xb, y), lambda: clf.decision_function(Xb)):
+        with pytest.raises(ValueError, match="NaN or infinity"):
+            call()
+    assert np.isnan(Xb[2, 1]) or np.isinf(Xb[2, 1])  # the caller's array is left as it was
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_empty_input_gets_a_valueerror_at_fit_predict_and_score(model):
+    X, y = worked_example()
+    clf = _fit(model, X, y)
+    for call in (lambda: model().fit(np.zeros((0, 2)), []), lambda: clf.predict(np.zeros((0, 2))),
+                 lambda: clf.score(np.zeros((0, 2)), [])):
+        with pytest.raises(ValueError, match="0 samples"):
+            call()
+    with pytest.raises(ValueError, match="0 features"):
+        clf.predict(np.zeros((2, 0)))
+
+
+def test_bool_and_float32_x_are_read_as_float64():
+    """Bool X is 0/1 and float32 X its exact float64 values: the weights are those of the float64
+    array, bit for bit, and scikit-learn's on that array."""
+    X, y = make_noisy(60, 3, 0.1, random_state=2)
+    X32 = X.astype(np.float32)
+    Xb = X > 0
+    for Xin in (X32, Xb):
+        X64 = Xin.astype(np.float64)
+        got = _fit(Perceptron, Xin, y)
+        ref = _fit(Perceptron, X64, y)
+        assert np.array_equal(got.coef_, ref.coef_) and got.intercept_ == ref.intercept_
+        assert got.coef_.dtype == np.float64
+        sk = SkPerceptron(shuffle=False, tol=None, max_iter=100)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sk.fit(X64, y)
+        assert np.array_equal(got.coef_, sk.coef_.ravel())
+        assert np.array_equal(got.predict(Xin), ref.predict(X64))
+
+
+@pytest.mark.parametrize("model", [Perceptron, PocketPerceptron, AveragedPerceptron, VotedPerceptron])
+def test_bool_and_object_labels_work_like_their_codes(model):
+    """y as bools or Python objects: the classes keep their type, True / "b" is the +1 class (the
+    larger), and the weights are those learned from -1/+1."""
+    X, y = worked_example()
+    ref = _fit(model, X, y)
+    for labels in (y > 0, np.array(["a" if v < 0 else "b" for v in y], dtype=object)):
+        clf = _fit(model, X, labels)
+        assert clf.classes_.tolist() == sorted(set(labels.tolist()))
+        weights = "weights_" if model is VotedPerceptron else "coef_"
+        assert np.array_equal(getattr(clf, weights), getattr(ref, weights))
+        expected = np.where(ref.predict(X) > 0, clf.classes_[1], clf.classes_[0])
+        assert clf.predict(X).tolist() == expected.tolist()
+        assert clf.score(X, labels) == ref.score(X, y)
+
+
+def test_nan_labels_get_a_valueerror():
+    X, y = worked_example()
+    with pytest.raises(ValueError, match="y contains NaN"):
+        Perceptron().fit(X, np.array([1.0, np.nan, -1.0, -1.0]))
+    clf = _fit(Perceptron, X, y)
+    with pytest.raises(ValueError, match="y contains NaN"):
+        clf.score(X, np.array([1.0, np.nan, -1.0, -1.0]))
