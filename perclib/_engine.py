@@ -73,7 +73,7 @@ def row_norms(X, out=None):
     bad = np.flatnonzero(~((out >= _TINY) & (out <= _BIG)))
     if bad.size:
         rows = X[bad]
-        m = np.max(np.abs(rows), axis=1)
+        m = np.max(np.abs(rows), axis=1, initial=0.0)  # initial: a row may have no columns (a sparse row's w[j])
         with np.errstate(over="ignore", invalid="ignore"):   # an inf entry (only in a w that overflowed)
             scaled = rows / np.where(m > 0, m, 1.0)[:, None]
             out[bad] = m * np.sqrt(np.einsum("ij,ij->i", scaled, scaled))
