@@ -4,13 +4,15 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 # pytest-xdist workers: `auto` is one per core; `make test JOBS=1` runs in one process.
 JOBS   ?= auto
+# Extra flags for JupyterLab, e.g. make lab LAB_ARGS="--no-browser --port=8899".
+LAB_ARGS ?=
 # Jupyter refuses to run as root without this flag.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PYTEST_COV := --cov=perclib --cov-report=term-missing:skip-covered --cov-fail-under=95
 # nbval needs every cell of a notebook on one worker: --dist loadscope (nbval's README).
 XDIST := -n $(JOBS) --dist loadscope
 # What ruff checks (`make lint`): the package, the tests, the tools, the labs and the notebooks.
-LINT_PATHS := perclib tests tools labs notebooks benchmarks
+LINT_PATHS := perclib tests tools labs notebooks benchmarks conftest.py
 # Flip to `TEST_LINT := lint` once the repo-wide `ruff check --fix` / `ruff format` pass has landed.
 TEST_LINT :=
 
@@ -37,7 +39,7 @@ $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
 comma := ,
 
 lab: $(STUDENT_ENV)  ## open the course in JupyterLab (installs the student set only)
-	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_FLAG)
+	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_FLAG) $(LAB_ARGS)
 
 test: $(TEST_ENV) $(TEST_LINT)  ## unit tests, doctests and nbval (strict) over notebooks and labs, coverage >= 95%
 	$(BIN)/python -m pytest $(XDIST) $(PYTEST_COV)
