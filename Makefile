@@ -44,7 +44,7 @@ lab: $(STUDENT_ENV)  ## open the course in JupyterLab (installs the student set 
 test: $(TEST_ENV) $(TEST_LINT)  ## unit tests, doctests and nbval (strict) over notebooks and labs, coverage >= 95%
 	$(BIN)/python -m pytest $(XDIST) $(PYTEST_COV)
 
-quick: $(TEST_ENV)  ## unit tests and doctests only: no notebooks, no lab grading (a few seconds)
+quick: $(TEST_ENV)  ## unit tests and doctests only: no Jupyter kernels (no nbval, no lab grading)
 	$(BIN)/python -m pytest $(XDIST) tests perclib --ignore=tests/test_labs.py --ignore=tests/test_notebook_env.py
 
 lint: $(TEST_ENV)  ## ruff: lint and format check (make test runs it once TEST_LINT is flipped)
