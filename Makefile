@@ -56,3 +56,9 @@ bench-widgets: $(STAMP)  ## redraw time of the Stepper and the BoundaryExplorer 
 
 bench: $(STAMP)  ## time perclib against scikit-learn and the reference loop; writes benchmarks/results.md and the README table
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python benchmarks/bench_fit.py
+
+# Release (issue 21): wheel and sdist built, `twine check`ed, installed in a fresh venv and fitted.
+.PHONY: release
+release: $(STAMP)  ## build the wheel and sdist into dist/ and check them (about 20 s)
+	PERCLIB_RELEASE_TESTS=1 $(BIN)/python -m pytest tests/test_release.py -v -p no:randomly
+	$(BIN)/python -m build --outdir dist . && $(BIN)/python -m twine check --strict dist/*
