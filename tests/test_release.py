@@ -87,6 +87,22 @@ def test_two_licences_code_and_content():
     assert "Section 8 -- Interpretation." in content  # the whole legal code, not a summary
 
 
+def test_errata_are_dated_newest_first_and_cite_real_commits():
+    rows = re.findall(r"^\| (\d{4}-\d{2}-\d{2}) \| [^|]+ \| [^|]+ \| ([0-9a-f]{7,40}) \|$",
+                      (ROOT / "book" / "errata.md").read_text(), re.M)
+    assert len(rows) >= 5
+    dates = [datetime.date.fromisoformat(d) for d, _ in rows]
+    assert dates == sorted(dates, reverse=True), "newest first"
+    if not (ROOT / ".git").exists():
+        pytest.skip("no git history to look the commits up in")
+    for date, commit in rows:
+        shown = subprocess.run(["git", "-C", str(ROOT), "show", "-s", "--format=%ad",
+                                "--date=short", commit], capture_output=True, text=True)
+        if shown.returncode:
+            pytest.skip(f"commit {commit} not in this clone's history (shallow?)")
+        assert shown.stdout.strip() == date, f"{commit} is dated {shown.stdout.strip()}"
+
+
 # ----------------------------------------------------------------------------- the artefacts
 def release(test):
     """Mark a test `release`: it runs only with PERCLIB_RELEASE_TESTS=1 (`make release`)."""
