@@ -417,5 +417,8 @@ def test_stepper_with_the_keyboard_alone(jupyterlab, browser):
         unnamed = [f"{s['tag']} {s['role']}".strip() for s in stops if not s["name"]]
         print(f"unnamed controls in JupyterLab: {unnamed}")
         assert unnamed == ["button submit"] * 3 + ["div slider", "div"], unnamed
+        described = plot.get_attribute("title") or ""  # perclib's figure_image: the figure's name
+        print(f"the figure is described as: {described!r}")
+        assert len(described) > 40
     finally:
         page.close()
