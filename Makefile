@@ -28,6 +28,8 @@ STUDENT_ENV  := $(VENV)/.installed-student
 TEST_ENV     := $(VENV)/.installed-student+labs+test
 LABS_ENV     := $(VENV)/.installed-labs
 HANDOUTS_ENV := $(VENV)/.installed-student+handouts+test
+RELEASE_ENV  := $(VENV)/.installed-student+test+release
+MUTATION_ENV := $(VENV)/.installed-student+test+mutation
 PIP_INSTALL  := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile
 
 $(BIN)/python:
@@ -60,7 +62,7 @@ labs: $(LABS_ENV)  ## build the graded labs' student versions into labs/release 
 # Handouts (issue 7): built from the stored outputs into $(HANDOUTS), git-ignored; assets from npm.
 HANDOUTS := _build/handouts
 NPM_STAMP := node_modules/.package-lock.json
-HANDOUT_SOURCES := $(wildcard notebooks/[0-9]*.ipynb) $(shell find book -type f) tools/build_handouts.py
+HANDOUT_SOURCES := $(wildcard notebooks/[0-9]*.ipynb docs/*.md) $(shell find book -type f) tools/build_handouts.py
 
 $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts
@@ -90,7 +92,13 @@ bench: $(TEST_ENV)  ## time perclib against scikit-learn and the reference loop;
 # One module: make mutation MUTANTS='perclib._engine.*'. Survivors: $(BIN)/mutmut show NAME.
 MUTANTS ?=
 .PHONY: mutation
-mutation: $(STAMP)  ## mutation score of perclib's core modules (slow; results in mutants/)
-	$(BIN)/python -m pip install --quiet "mutmut>=3.3"
+mutation: $(MUTATION_ENV)  ## mutation score of perclib's core modules (slow; results in mutants/)
 	env -u PYTHONPATH $(BIN)/mutmut run --max-children 2 $(MUTANTS)
 	$(BIN)/mutmut results
+
+# Release (issue 21): wheel and sdist built, `twine check`ed, installed in a fresh venv and fitted;
+# environment.yml (Binder) resolved with pip and built into a fresh venv.
+.PHONY: release
+release: $(RELEASE_ENV)  ## wheel and sdist into dist/, twine check, fresh-venv installs (1-4 min)
+	PERCLIB_RELEASE_TESTS=1 $(BIN)/python -m pytest tests/test_release.py tests/test_binder.py -v -p no:randomly
+	$(BIN)/python -m build --outdir dist . && $(BIN)/python -m twine check --strict dist/*

@@ -12,6 +12,8 @@ from .perceptron import Perceptron
 from .pocket import PocketPerceptron
 from .voted import VotedPerceptron
 
+# The one version number: pyproject.toml reads it ([tool.setuptools.dynamic]); CHANGELOG.md and
+# CITATION.cff must name it (tests/test_release.py).
 __version__ = "0.1.0"
 
 __all__ = [

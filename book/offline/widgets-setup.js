@@ -36,4 +36,38 @@
       pending.splice(0).forEach(typeset);
     };
   }
+
+  // 3. Names for screen readers. ipywidgets 8 draws a slider's handle (role="slider") apart from
+  //    its description <label>, and the Play widget's buttons as bare icons, so neither has an
+  //    accessible name. Name each from what the page already shows: the handle from its widget's
+  //    label, a Play button from its icon, an image from its tooltip (a widget's `tooltip`).
+  //    Nothing is invented: a control with no label, icon or tooltip stays unnamed (axe reports it).
+  var ICONS = {"fa-play": "play", "fa-pause": "pause", "fa-stop": "stop", "fa-retweet": "repeat"};
+  var counter = 0;
+  function label(root) {
+    root.querySelectorAll(".widget-slider .noUi-handle:not([aria-labelledby])").forEach(function (h) {
+      var text = h.closest(".widget-slider").querySelector(":scope > label.widget-label");
+      if (text && text.textContent.trim()) {
+        text.id = text.id || "perclib-widget-label-" + (++counter);
+        h.setAttribute("aria-labelledby", text.id);
+      }
+    });
+    root.querySelectorAll("button.jupyter-button:not([aria-label])").forEach(function (b) {
+      if (b.textContent.trim()) { return; }
+      var icon = b.querySelector("i.fa");
+      var name = icon && Object.keys(ICONS).filter(function (c) {
+        return icon.classList.contains(c); })[0];
+      if (name) { b.setAttribute("aria-label", ICONS[name]); }
+    });
+    root.querySelectorAll("img.widget-image:not([alt])").forEach(function (img) {
+      var tip = (img.getAttribute("title") || "").trim();
+      if (tip) { img.setAttribute("alt", tip); }
+    });
+  }
+  var queued = false;  // once per frame, however many nodes the renderer and MathJax add
+  new MutationObserver(function () {
+    if (queued) { return; }
+    queued = true;
+    window.requestAnimationFrame(function () { queued = false; label(document); });
+  }).observe(document.documentElement, {childList: true, subtree: true});
 })();

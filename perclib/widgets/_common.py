@@ -1,7 +1,9 @@
-"""Pieces every widget uses: a square view around the data, and the status line."""
+"""Pieces every widget uses: a square view around the data, the status line, the figure's image."""
 import html
 
+import ipywidgets as W
 import numpy as np
+import traitlets
 
 from ..plotting.core import OKABE_ITO
 
@@ -24,3 +26,15 @@ def square_view(ax, points, *, scale, min_half=0.0, pad=0.3):
 def status_html(message):
     """The widget's status line: the message in vermillion, or nothing."""
     return f"<span style='color:{OKABE_ITO['vermillion']}'>{html.escape(message)}</span>" if message else ""
+
+
+class _Figure(W.Image):
+    # ipywidgets 8's view sets a tooltip as the element's title only when the widget's description
+    # is empty, and reads the description even for an Image, which has none (the view then fails).
+    description = traitlets.Unicode("").tag(sync=True)
+
+
+def figure_image(alt):
+    """The PNG image widget of a figure, named for screen readers by ``alt`` (its tooltip, shown
+    as the <img>'s title; the handouts copy it into the alt text)."""
+    return _Figure(format="png", tooltip=alt)

@@ -27,7 +27,7 @@ from matplotlib.figure import Figure
 
 from .. import _validation as V
 from ..plotting.core import OKABE_ITO, boundary_segment, halfplanes, plot_data
-from ._common import square_view
+from ._common import figure_image, square_view
 from .stepper import _Blit
 
 
@@ -87,7 +87,10 @@ class BoundaryExplorer:
         self.w2 = W.FloatSlider(value=w2, min=-wmax, max=wmax, step=0.05, description="w₂", **common)
         self.b = W.FloatSlider(value=b, min=-bmax, max=bmax, step=0.05, description="b", **common)
         self.info = W.HTML()
-        self.image = W.Image(format="png")
+        self.image = figure_image((
+            "The data, o for +1 and x for -1, the line w.x + b = 0 with w as an arrow normal to "
+            "it, the half-planes shaded, and a ring around each misclassified point; counts "
+            "below."))
         self.box = W.VBox([W.HBox([W.VBox([self.w1, self.w2, self.b]), self.info]), self.image])
         self.box.add_class("perclib-boundary")
 

@@ -20,6 +20,7 @@ from ..perceptron import Perceptron
 from ..plotting.convergence import plot_margin_band
 from ..plotting.core import OKABE_ITO, plot_data, plot_decision_boundary
 from ..theory import max_margin, radius
+from ._common import figure_image
 
 
 def _png(fig):
@@ -77,7 +78,10 @@ class MarginExplorer:
                                     continuous_update=False, readout_format=".2f")
         self.seed = W.IntSlider(value=int(seed), min=0, max=50, description="seed", continuous_update=False)
         self.order = W.Dropdown(options=list(V.ORDERS), value=order, description="order")
-        self.image = W.Image(format="png")
+        self.image = figure_image((
+            "Left: the data, o for +1 and x for -1, the max-margin band and the perceptron's "
+            "line. Right, log-log: the bound (R/gamma*)^2 against gamma*, and the updates made "
+            "(dot) below it."))
         self.summary = W.HTML()
         self.fig = Figure(figsize=(10, 5.2), dpi=80, facecolor="white")
         FigureCanvasAgg(self.fig)

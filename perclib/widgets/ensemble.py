@@ -31,6 +31,7 @@ from ..perceptron import Perceptron
 from ..plotting.evaluation import METHOD_STYLES, plot_boundaries
 from ..pocket import PocketPerceptron
 from ..voted import VotedPerceptron
+from ._common import figure_image
 
 _MAX_NOISE = 0.4
 
@@ -98,7 +99,9 @@ class EnsembleExplorer:
         self.noise = W.FloatSlider(value=float(noise), min=0.0, max=_MAX_NOISE, step=0.05, description="noise",
                                    readout_format=".2f", continuous_update=False)
         self.table = W.HTML()
-        self.image = W.Image(format="png")
+        self.image = figure_image((
+            "The training data, o for +1 and x for -1, and the boundaries of the last, averaged "
+            "and pocket perceptrons; the table gives the errors of all four answers."))
         self.box = W.VBox([W.HBox([self.epochs, self.noise]), self.table, self.image])
         self.box.add_class("perclib-ensemble")
         self.fig = Figure(figsize=(7.2, 4.6), dpi=80, facecolor="white")

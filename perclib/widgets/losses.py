@@ -15,6 +15,7 @@ from .. import _validation as V
 from ..datasets import make_noisy
 from ..plotting.core import OKABE_ITO, plot_data, plot_decision_boundary
 from ..sgd import LOSSES, SGD_ORDERS, LinearSGD, loss_value
+from ._common import figure_image
 from .convergence import _png
 
 
@@ -67,9 +68,11 @@ class SGDExplorer:
         self.eta = W.FloatLogSlider(value=eta, base=10, min=-3, max=1, step=0.1, description="η",
                                     continuous_update=False)
         self.step = W.IntSlider(value=0, min=0, max=1, description="step")
-        self.play = W.Play(value=0, min=0, max=1, interval=150)
+        self.play = W.Play(value=0, min=0, max=1, interval=150, description="play")
         W.jslink((self.play, "value"), (self.step, "value"))
-        self.image = W.Image(format="png")
+        self.image = figure_image((
+            "Left: the data, o for +1 and x for -1, the current boundary and the example of this "
+            "step ringed. Right: the mean loss and the 0-1 error against the SGD step."))
         self.summary = W.HTML()
         self.fig = Figure(figsize=(10, 5.2), dpi=80, facecolor="white")
         FigureCanvasAgg(self.fig)

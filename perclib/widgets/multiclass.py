@@ -29,7 +29,7 @@ from .. import _validation as V
 from ..datasets import make_blobs3
 from ..multiclass import MulticlassPerceptron
 from ..plotting.core import CLASS_COLORS, OKABE_ITO, plot_classes
-from ._common import square_view, status_html
+from ._common import figure_image, square_view, status_html
 
 
 class MulticlassStepper:
@@ -116,7 +116,10 @@ class MulticlassStepper:
         self.updates_only = W.Checkbox(value=updates_only, description="updates only", indent=False)
         self.table = W.HTML()
         self.status = W.HTML()
-        self.image = W.Image(format="png")
+        self.image = figure_image((
+            "The regions each class wins after this step, the weight vectors w_k as arrows from "
+            "the origin, and the visited example; the table gives every class's score and the "
+            "update."))
         nav = W.HBox([self.play, self.prev_button, self.slider, self.next_button, self.updates_only])
         self.box = W.VBox([nav, self.table, self.status, self.image])
         self.box.add_class("perclib-multiclass-stepper")

@@ -38,7 +38,7 @@ from .._format import num as _num
 from .._format import vec as _vec
 from ..perceptron import Perceptron
 from ..plotting.core import OKABE_ITO, boundary_segment, halfplanes, plot_data
-from ._common import square_view, status_html
+from ._common import figure_image, square_view, status_html
 
 FIELDS = ("epoch", "index", "x", "y", "activation", "y_hat", "updated", "w", "b")
 COLUMNS = ("epoch", "x", "y", "w·x+b", "ŷ", "updated", "new w", "new b")
@@ -232,7 +232,9 @@ class Stepper:
         self.table = W.HTML()
         self.table.add_class("perclib-stepper-table")
         self.status = W.HTML()
-        self.image = W.Image(format="png")
+        self.image = figure_image((
+            "The data, o for +1 and x for -1, the boundary before this step dashed and after it "
+            "solid, w as an arrow, and the visited example; the table above gives the numbers."))
         params = W.HBox([self.eta, self.rule, self.order, self.w1_0, self.w2_0, self.b_0],
                         layout=W.Layout(flex_flow="row wrap"))
         nav = W.HBox([self.play, self.prev_button, self.slider, self.next_button])

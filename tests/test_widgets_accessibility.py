@@ -1,0 +1,57 @@
+"""Every widget's controls carry a label and its figure a text description (for screen readers).
+
+In the browser, ipywidgets shows a control's ``description`` as its label and an image's
+``tooltip`` as its title; tests/browser checks what a browser makes of them (axe-core, keys only).
+"""
+import ipywidgets as W
+import pytest
+
+from perclib.datasets import worked_example
+from perclib.widgets import (
+    BoundaryExplorer,
+    EnsembleExplorer,
+    MarginExplorer,
+    MulticlassStepper,
+    SGDExplorer,
+    Stepper,
+)
+from perclib.widgets._common import figure_image
+
+CONTROLS = (W.IntSlider, W.FloatSlider, W.FloatLogSlider, W.Dropdown, W.FloatText,
+            W.BoundedFloatText, W.Checkbox, W.Play, W.Button)
+
+WIDGETS = {
+    "Stepper": lambda: Stepper(*worked_example()),
+    "BoundaryExplorer": lambda: BoundaryExplorer(*worked_example()),
+    "MarginExplorer": lambda: MarginExplorer(n_samples=20, margin=0.3),
+    "EnsembleExplorer": lambda: EnsembleExplorer(n_samples=40, n_test=40),
+    "SGDExplorer": lambda: SGDExplorer(),
+    "MulticlassStepper": lambda: MulticlassStepper(),
+}
+
+
+def leaves(widget):
+    """Every widget inside a box, depth first."""
+    children = getattr(widget, "children", None)
+    if children is None:
+        return [widget]
+    return [leaf for child in children for leaf in leaves(child)]
+
+
+@pytest.mark.parametrize("name", sorted(WIDGETS))
+def test_every_control_is_labelled_and_the_figure_described(name):
+    parts = leaves(WIDGETS[name]().box)
+    controls = [w for w in parts if isinstance(w, CONTROLS)]
+    images = [w for w in parts if isinstance(w, W.Image)]
+    assert controls and images
+    unlabelled = [type(w).__name__ for w in controls if not w.description.strip()]
+    assert unlabelled == [], f"{name}: controls without a description: {unlabelled}"
+    for image in images:
+        assert len(image.tooltip or "") > 40, f"{name}: its figure has no description"
+        # ipywidgets' view reads `description` whenever a tooltip is set: it must exist, empty
+        assert image.description == "" and "description" in image.keys
+
+
+def test_figure_image_keeps_the_alt_text_and_can_tell_a_bare_image():
+    assert figure_image("the data and the boundary").tooltip == "the data and the boundary"
+    assert "description" not in W.Image().keys  # why figure_image adds one
