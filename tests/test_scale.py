@@ -120,7 +120,9 @@ def test_an_overflowing_result_raises_a_clear_valueerror():
         clf = Perceptron(max_iter=3, eta=1e308, fit_intercept=False)
         clf._reference = reference
         with pytest.raises(ValueError, match=r"^Floating-point overflow: an update made the weights "
-                                             r"or the intercept infinite.*Scale X"):
+                                             r"or the intercept infinite, so no finite result exists at "
+                                             r"this scale\. Scale X \(for example with sklearn\."
+                                             r"preprocessing\.StandardScaler\) or lower eta\.$"):
             clf.fit(X, y)
     # one step below, both give the same finite weights
     _check_against_sklearn(X, y, 3, eta=1e307)
