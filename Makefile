@@ -64,5 +64,6 @@ MUTANTS ?=
 .PHONY: mutation
 mutation: $(STAMP)  ## mutation score of perclib's core modules (slow; results in mutants/)
 	$(BIN)/python -m pip install --quiet "mutmut>=3.3"
+	rm -rf mutants  # mutmut 3 keeps its copy of tests/ from the first run: start afresh
 	env -u PYTHONPATH $(BIN)/mutmut run --max-children 2 $(MUTANTS)
 	$(BIN)/mutmut results
