@@ -93,6 +93,7 @@ bench: $(TEST_ENV)  ## time perclib against scikit-learn and the reference loop;
 MUTANTS ?=
 .PHONY: mutation
 mutation: $(MUTATION_ENV)  ## mutation score of perclib's core modules (slow; results in mutants/)
+	rm -rf mutants  # mutmut 3 keeps its copy of tests/ from the first run: start afresh
 	env -u PYTHONPATH $(BIN)/mutmut run --max-children 2 $(MUTANTS)
 	$(BIN)/mutmut results
 

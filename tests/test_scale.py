@@ -120,7 +120,9 @@ def test_an_overflowing_result_raises_a_clear_valueerror():
         clf = Perceptron(max_iter=3, eta=1e308, fit_intercept=False)
         clf._reference = reference
         with pytest.raises(ValueError, match=r"^Floating-point overflow: an update made the weights "
-                                             r"or the intercept infinite.*Scale X"):
+                                             r"or the intercept infinite, so no finite result exists at "
+                                             r"this scale\. Scale X \(for example with sklearn\."
+                                             r"preprocessing\.StandardScaler\) or lower eta\.$"):
             clf.fit(X, y)
     # one step below, both give the same finite weights
     _check_against_sklearn(X, y, 3, eta=1e307)
@@ -234,3 +236,24 @@ def test_engine_train_records_epochs_from_1_by_default():
     train(X, np.where(y > 0, 1.0, -1.0), np.zeros(2), 0.0, eta=1.0, max_iter=5, order="cyclic",
           rule="margin", fit_intercept=True, rng=None, record=steps)
     assert [s.epoch for s in steps[:5]] == [1, 1, 1, 1, 2] and steps[0].index == 0
+
+
+@pytest.mark.parametrize("order", ["cyclic", "random-mistake"])
+def test_scores_beyond_2_to_1000_follow_the_left_to_right_sum(order):
+    """At 1e152, ||w|| ||x|| passes 2**1000 after a few updates, where the vectorised scores (used by
+    random-mistake and by the pocket's count) switch to an infinite band: the plain loop of
+    tests/test_oracles.py (left-to-right sums) is the oracle."""
+    from test_oracles import perceptron_loop, pocket_loop
+    X, y = _data(11, 30, 3, [152, 152, 152], 0.2)
+    w, b, updates = perceptron_loop(X, y, epochs=6, order=order, seed=5)
+    assert max(np.abs(w)) * max(row_norms(X)) > 2.0 ** 1000          # the regime is reached
+    pocket, last, _ = pocket_loop(X, y, epochs=6, order=order, seed=5)
+    for reference in (False, True):
+        clf = _perclib(X, y, 6, reference=reference, order=order, random_state=5)
+        assert clf.coef_.tolist() == w and clf.intercept_ == b and clf.n_updates_ == updates
+        pk = PocketPerceptron(max_iter=6, order=order, random_state=5)
+        pk._reference = reference
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            pk.fit(X, y)
+        assert pk.coef_.tolist() == pocket["w"] and pk.pocket_mistakes_ == pocket["m"]

@@ -174,3 +174,33 @@ def test_subgradient_set_at_the_kink_and_inequality():
         perceptron_subgradient(X, y, [0.0, 0.0], 0.0, at_zero=2.0)
     with pytest.raises(ValueError, match="-1 or \\+1"):
         perceptron_subgradient([[1.0]], [0], [0.0], 0.0)
+
+
+def test_margin_uses_b_squared_in_the_norm():
+    """b = 3, where b**2 = 9 and 2*b = 6 differ: min(1*(1+3), -1*(-1+3)) / sqrt(1 + 9) = -2/sqrt(10)."""
+    assert margin([[1.0, 0.0], [-1.0, 0.0]], [1, -1], w=[1.0, 0.0], b=3.0) == pytest.approx(-2 / math.sqrt(10),
+                                                                                           rel=1e-15)
+
+
+def test_subgradient_with_two_named_classes():
+    """Labels "a" < "b": "b" is +1. At w = 0 every y*a is 0, so t = at_zero = 1 and g = -sum y_i (x_i, 1)
+    = -(-1*(1, 1) + 1*(2, 1)) = (-1, 0)."""
+    g_w, g_b = perceptron_subgradient([[1.0], [2.0]], ["a", "b"], w=[0.0], b=0.0)
+    assert g_w.tolist() == [-1.0] and g_b == 0.0
+
+
+def test_theory_error_messages_word_for_word():
+    X, y = make_xor()
+    with pytest.raises(ValueError, match=r"^The data is not linearly separable: no \(w, b\) puts every "
+                                         r"point strictly on its own side, so there is no maximum margin "
+                                         r"\(and no mistake bound\)\.$"):
+        max_margin(X, y)
+    with pytest.raises(ValueError, match=r"^this function needs exactly 2 classes in y; got 1"):
+        max_margin([[1.0], [2.0]], [1, 1])
+    with pytest.raises(ValueError, match=r"^y must hold labels -1 and \+1 for the perceptron loss\.$"):
+        perceptron_loss([0, 1], [1.0, 1.0])
+    with pytest.raises(ValueError, match=r"^With a single class present, y must hold -1 or \+1\.$"):
+        perceptron_subgradient([[1.0]], [0], w=[0.0], b=0.0)
+    with pytest.raises(ValueError, match=r"^w and b are all zero: the zero vector does not define a "
+                                         r"separator\.$"):
+        margin([[1.0], [-1.0]], [1, -1], [0.0], 0.0)
