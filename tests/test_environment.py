@@ -119,6 +119,7 @@ def test_student_environment_leaves_out_the_other_extras():
             {"only in environment.yml": ["pytest"]},
         ),
     ],
+    ids=["bound-in-environment", "bound-in-pyproject", "name-missing", "name-extra"],
 )
 def test_the_comparison_catches_a_change(file, old, new, expected):
     """Change one bound or one name in one file: the comparison names exactly that change."""
