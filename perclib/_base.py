@@ -97,6 +97,9 @@ class BaseModel(ClassifierMixin, BaseEstimator):
         if first:
             self._forget()
         X, y = validate_data(self, self._dense_or_csr(X), y, reset=first, **self._x_checks())
+        if y.dtype == object and any(v is None for v in y.tolist()):
+            # scikit-learn would fail sorting the labels with a TypeError; say what is wrong.
+            raise ValueError("y holds None: every sample needs a label.")
         check_classification_targets(y)
         if first:
             self.classes_ = self._classes(y, classes, partial)
