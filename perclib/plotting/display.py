@@ -25,7 +25,7 @@ import matplotlib.pyplot as plt
 
 __all__ = ["FigureWithAlt", "figure_with_alt", "reset_style", "show_figure"]
 
-#: Dots per inch of every stored figure (the PNG's size is figsize * DPI, whatever the rc says).
+#: Dots per inch of every stored figure (whatever the rc says; the PNG is cropped to what is drawn).
 DPI = 100
 
 
@@ -70,7 +70,8 @@ def figure_with_alt(fig, alt):
     if not isinstance(alt, str) or len(alt.split()) < 3:
         raise ValueError("alt must be a sentence that says what the figure shows (at least three words).")
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI, facecolor="white", metadata={"Software": None})
+    fig.savefig(buf, format="png", dpi=DPI, facecolor="white", bbox_inches="tight", pad_inches=0.1,
+                metadata={"Software": None})  # tight: legends and labels outside the axes are kept
     plt.close(fig)
     return FigureWithAlt(buf.getvalue(), " ".join(alt.split()))
 
