@@ -350,7 +350,7 @@ def test_every_registered_exercise_has_a_solution_and_its_mistakes_are_wrong():
             assert not fb and m.hint in fb.message, (ex.id, wrong)
 
 
-@pytest.mark.parametrize("exercise_id", ["01-4"])
+@pytest.mark.parametrize("exercise_id", ["01-4", "02-4"])
 def test_registered_implement_exercises_catch_their_anticipated_bugs(exercise_id):
     ex = get_exercise(exercise_id)
     assert check_function(exercise_id, lambda *args: None).neutral

@@ -33,7 +33,7 @@ def test_every_symbol_of_the_table_is_defined_once():
     assert len(symbols) == len(set(symbols)) and len(symbols) >= 15
 
 
-@pytest.mark.parametrize("name", ["01"])
+@pytest.mark.parametrize("name", ["01", "02"])
 def test_no_old_names_for_the_augmented_vectors(name):
     text = _markdown(name)
     if BEGIN in text:
