@@ -240,7 +240,8 @@ def _scalar(value):
     return float(value)
 
 
-def check_epoch(answer, X=None, y=None, *, theta0=None, rule="prediction", eta=1.0, epochs=1, first_epoch=1):
+def check_epoch(answer, X=None, y=None, *, theta0=None, rule="prediction", eta=1.0, epochs=1, first_epoch=1,
+                reveal=False):
     """Check a hand-computed trace and say where it first goes wrong.
 
     Parameters
@@ -260,6 +261,11 @@ def check_epoch(answer, X=None, y=None, *, theta0=None, rule="prediction", eta=1
         How many epochs the answer should cover (each visits every point once, in any order).
     first_epoch : int, default=1
         The number of the first epoch (for the messages).
+    reveal : bool, default=False
+        False: a wrong step gets a hint about the kind of mistake (left out the bias, the margin
+        rule's step instead of the lecture's, the wrong sign, an update where there is none),
+        never the right value. True: the message also says what the value should be (for
+        instructors, and for a student who has given up on that step).
 
     Returns
     -------
@@ -270,6 +276,9 @@ def check_epoch(answer, X=None, y=None, *, theta0=None, rule="prediction", eta=1
     --------
     >>> check_epoch([((1, 1), 0, 1, (0, 0, 0)), ((1, 2), 0, 1, (0, 0, 0)),
     ...              ((0, 0), 1, 1, (-2, 0, 0))])
+    step 3 (x = <0,0>, epoch 1): your activation θ·x is 1, which is not b + w1·x1 + w2·x2 for θ = (0, 0, 0), the θ after the previous step. Recompute it term by term.
+    >>> check_epoch([((1, 1), 0, 1, (0, 0, 0)), ((1, 2), 0, 1, (0, 0, 0)),
+    ...              ((0, 0), 1, 1, (-2, 0, 0))], reveal=True)
     step 3 (x = <0,0>, epoch 1): your activation θ·x is 1 but it should be 0 (θ = (0, 0, 0) before this step, so θ·x = 0 + 0·0 + 0·0).
     """
     X_, ys, _, _ = _setup(X, y, theta0)
@@ -309,7 +318,7 @@ def check_epoch(answer, X=None, y=None, *, theta0=None, rule="prediction", eta=1
     theta = np.zeros(d + 1) if theta0 is None else np.asarray(theta0, dtype=np.float64)
     for k, (row, ref) in enumerate(zip(rows, truth)):
         where = f"step {k + 1} (x = {_point(ref['x'])}, epoch {first_epoch + k // n})"
-        message = _check_row(row[1:], ref, theta, where, rule, eta, d)
+        message = _check_row(row[1:], ref, theta, where, rule, eta, d, reveal)
         if message:
             return Feedback(False, message, k + 1, neutral=message.endswith("then run this cell."))
         theta = ref["theta"]
@@ -318,8 +327,10 @@ def check_epoch(answer, X=None, y=None, *, theta0=None, rule="prediction", eta=1
     return Feedback(True, f"Right: all {len(rows)} steps are correct; θ ends at {_theta(theta[0], theta[1:])}.")
 
 
-def _check_row(row, ref, theta, where, rule, eta, d):
+def _check_row(row, ref, theta, where, rule, eta, d, reveal=True):
     theta_x, y_hat, theta_after = row
+    if not reveal:
+        return _hint_row(row, ref, theta, where, rule, eta, d)
     before = _theta(theta[0], theta[1:])
     x = ref["x"]
     for key, value in zip(("theta_x", "y_hat", "theta"), row):
@@ -355,6 +366,58 @@ def _check_row(row, ref, theta, where, rule, eta, d):
         return (f"{where}: your θ after the step is {_theta(t[0], t[1:])} but it should be "
                 f"{_theta(ref['theta'][0], ref['theta'][1:])} ({why}).")
     return None
+
+
+def _hint_row(row, ref, theta, where, rule, eta, d):
+    """The first wrong entry of a row, with a hint about the kind of mistake and not the right value."""
+    theta_x, y_hat, theta_after = row
+    before = _theta(theta[0], theta[1:])
+    x = ref["x"]
+    for key, value in zip(("theta_x", "y_hat", "theta"), row):
+        if _blank(value):
+            return f"{where}: fill in your {_NAMES[key]}, then run this cell."
+    terms = "b + " + " + ".join(f"w{j + 1}·x{j + 1}" for j in range(d))
+    a = _scalar(theta_x)
+    if a is None:
+        return f"{where}: your activation θ·x should be a number; got {theta_x!r}."
+    if abs(a - ref["theta_x"]) > _TOL:
+        if abs(a - (ref["theta_x"] - theta[0])) <= _TOL and theta[0] != 0:
+            return f"{where}: your activation θ·x leaves out the bias b, θ's first entry (x is augmented with a 1)."
+        return (f"{where}: your activation θ·x is {_num(a)}, which is not {terms} for θ = {before}, the θ "
+                f"after the previous step. Recompute it term by term.")
+    p = _scalar(y_hat)
+    if p is None or p not in (-1.0, 1.0):
+        return f"{where}: your prediction ŷ should be +1 or -1; got {y_hat!r}."
+    if p != ref["y_hat"]:
+        extra = " A tie θ·x = 0 is predicted +1: sign(0) = +1." if ref["theta_x"] == 0 else ""
+        return f"{where}: your prediction ŷ does not follow from your θ·x: ŷ = +1 when θ·x >= 0, else -1.{extra}"
+    t = _vector(theta_after, d + 1)
+    if t is None:
+        return f"{where}: θ after the step should be {d + 1} numbers (b, w1, ..., w{d}); got {theta_after!r}."
+    if np.all(np.abs(t - ref["theta"]) <= _TOL):
+        return None
+    z, y = np.concatenate([[1.0], x]), ref["y"]
+    if not ref["updated"]:
+        why = "ŷ = y here" if rule == "prediction" else "y·θ·x > 0 here"
+        return f"{where}: {why}, so the rule makes no update: θ after the step is θ before it."
+    c = float(np.round((ref["theta"] - theta) @ z / (z @ z), 12))
+    guesses = [(theta, "this step is a mistake, so θ changes" + (" (ŷ ≠ y)" if rule == "prediction"
+                                                                    else " (y·θ·x <= 0)")),
+               (theta - c * z, "the step goes towards the point's label: θ + c·(1, x) with c of y's sign, "
+                               "not minus"),
+               (theta + np.concatenate([[0.0], c * x]), "the bias changes too: the augmented x starts with "
+                                                         "a 1, so b moves by the same factor")]
+    if rule == "prediction":
+        guesses.append((theta + eta * y * z, "you took the margin rule's step ηy(1, x); the lecture's rule adds "
+                                             "η(y − ŷ)(1, x), which is twice that on a mistake"))
+    else:
+        guesses.append((theta + 2 * eta * y * z, "you took the lecture's step η(y − ŷ)(1, x); the margin rule "
+                                                 "adds ηy(1, x), half of that"))
+    for guess, hint in guesses:
+        if np.all(np.abs(t - guess) <= _TOL):
+            return f"{where}: your θ after the step is not right: {hint}."
+    formula = "θ + η(y − ŷ)(1, x)" if rule == "prediction" else "θ + ηy(1, x)"
+    return f"{where}: your θ after the step is not right: recompute {formula} from θ = {before}."
 
 
 def check_value(answer, expected, *, what="your answer", why="", tol=1e-9):

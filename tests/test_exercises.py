@@ -55,24 +55,24 @@ def test_second_epoch_alone_from_its_start():
 
 def test_the_issue_example_message():
     wrong = [LECTURE_EPOCH1[0], LECTURE_EPOCH1[1], ((0, 0), 1, 1, (-2, 0, 0)), LECTURE_EPOCH1[3]]
-    fb = check_epoch(wrong)
+    fb = check_epoch(wrong, reveal=True)
     assert not fb and fb.step == 3
     assert fb.message.startswith("step 3 (x = <0,0>, epoch 1): your activation θ·x is 1 but it should be 0")
 
 
 def test_wrong_prediction_explains_sign_zero():
     wrong = [((1, 1), 0, -1, (2, 2, 2))]
-    fb = check_epoch(wrong)
+    fb = check_epoch(wrong, reveal=True)
     assert fb.step == 1 and "your prediction ŷ is -1 but it should be +1" in fb.message
     assert "sign(0) = +1" in fb.message
 
 
 def test_wrong_update_says_why():
     no_update_needed = [((1, 1), 0, 1, (1, 1, 1))]
-    fb = check_epoch(no_update_needed)
+    fb = check_epoch(no_update_needed, reveal=True)
     assert fb.step == 1 and "should be (0, 0, 0)" in fb.message and "so there is no update" in fb.message
     forgot = LECTURE_EPOCH1[:2] + [((0, 0), 0, 1, (0, 0, 0))]
-    fb = check_epoch(forgot)
+    fb = check_epoch(forgot, reveal=True)
     assert fb.step == 3 and "your θ after the step is (0, 0, 0) but it should be (-2, 0, 0)" in fb.message
     assert "θ ← θ + η(y − ŷ)(1, x) = (0, 0, 0) + -2·(1, 0, 0)" in fb.message
 
@@ -82,9 +82,9 @@ def test_margin_rule_messages():
     good = oracle(X, y, range(4), (0, 0, 0), "margin")
     assert check_epoch(good, rule="margin").correct
     bad = [((1, 1), 0, 1, (0, 0, 0))]  # the margin rule updates on the tie y*a = 0
-    fb = check_epoch(bad, rule="margin")
+    fb = check_epoch(bad, rule="margin", reveal=True)
     assert "should be (1, 1, 1)" in fb.message and "y·θ·x = 0 <= 0, so θ ← θ + ηy(1, x)" in fb.message
-    fb = check_epoch([good[0], ((1, 2), 4, 1, (2, 2, 3))], rule="margin")
+    fb = check_epoch([good[0], ((1, 2), 4, 1, (2, 2, 3))], rule="margin", reveal=True)
     assert fb.step == 2 and "y·θ·x = 4 > 0, so there is no update" in fb.message
 
 
@@ -372,3 +372,33 @@ def test_01_signed_distance_and_and_separator():
     fb = check("01-5", (1, 1, -1), because="only <1,1> is +1, cut it off")
     assert not fb and "<0,1> (a = 0)" in fb.message
     assert not check("01-5", "yes", because="only <1,1> is +1, cut it off")
+
+
+# -- check_epoch without reveal (the notebooks' default): hints, never the right value -------------
+
+@pytest.mark.parametrize("row, rule, hint", [
+    (((0, 0), 1, 1, (-2, 0, 0)), "prediction", "which is not b + w1·x1 + w2·x2 for θ = (0, 0, 0)"),
+    (((0, 0), 0, -1, (-2, 0, 0)), "prediction", "sign(0) = +1"),
+    (((0, 0), 0, 1, (0, 0, 0)), "prediction", "this step is a mistake, so θ changes (ŷ ≠ y)"),
+    (((0, 0), 0, 1, (2, 0, 0)), "prediction", "not minus"),
+    (((0, 0), 0, 1, (-1, 0, 0)), "prediction", "margin rule's step"),
+    (((0, 0), 0, 1, (-5, 0, 0)), "prediction", "recompute θ + η(y − ŷ)(1, x) from θ = (0, 0, 0)"),
+])
+def test_hints_name_the_kind_of_mistake_without_the_value(row, rule, hint):
+    answer = LECTURE_EPOCH1[:2] + [row]
+    fb = check_epoch(answer, rule=rule)
+    assert not fb and fb.step == 3 and hint in fb.message
+    assert "should be" not in fb.message and "(-2, 0, 0)" not in fb.message
+
+
+def test_hints_for_the_bias_and_for_no_update():
+    fb = check_epoch([((1, 1), 0, 1, (1, 1, 1))])
+    assert "ŷ = y here, so the rule makes no update" in fb.message and "should be" not in fb.message
+    fb = check_epoch([((1, 1), 0, 1, (0, 1, 1))], rule="margin")          # w moved, b did not
+    assert "the bias changes too" in fb.message
+    fb = check_epoch([((1, 1), 0, 1, (2, 2, 2))], rule="margin")          # the lecture's factor 2
+    assert "the lecture's step" in fb.message
+    fb = check_epoch([((1, 1), 0, 1, (0, 0, 0))], theta0=(-2, 1, 1))      # 1 + 1 - 2 = 0; left out b gives 2
+    assert fb.step == 1
+    fb = check_epoch([((1, 1), 2, 1, (0, 0, 0))], theta0=(-2, 1, 1))
+    assert "leaves out the bias" in fb.message
