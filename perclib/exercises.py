@@ -485,11 +485,13 @@ class Exercise:
         a function ``cases(rng) -> list of (args, reference result)``.
     mistakes : anticipated wrong answers with their hints.
     hint : the hint for a wrong answer no mistake explains (it must not give the answer away).
-    solution : the worked solution, in Markdown, shown by :func:`show_solution` only.
+    solution : the worked solution, in Markdown (or a function of nothing that writes it), shown by
+        :func:`show_solution` only.
     tol : absolute tolerance for numbers.
     seed : the grader's seed for the random cases of an implement exercise.
     judge : for "choice" (and "explain" with a free conclusion): ``judge(answer) -> None`` when the
-        student's own choice is right, else a hint about what is wrong with it.
+        student's own choice is right, else a hint about what is wrong with it (or a whole
+        :class:`Feedback`, as :func:`check_epoch` gives for a hand trace).
     """
 
     id: str
@@ -582,6 +584,8 @@ def check(exercise_id, answer, *, because=None):
                         neutral=True)
     if ex.judge is not None:
         problem = ex.judge(answer)
+        if isinstance(problem, Feedback):  # a checker with its own verdicts (a hand trace)
+            return problem
         if problem is None:
             return Feedback(True, f"Right: {ex.what} works.")
         return Feedback(False, f"Not yet: {problem} {_asked(exercise_id)}")
@@ -687,4 +691,4 @@ class Solution:
 
 def show_solution(exercise_id):
     """The worked solution of an exercise, for when you have tried (or are stuck)."""
-    return Solution(exercise_id, get_exercise(exercise_id).solution)
+    return Solution(exercise_id, _value(get_exercise(exercise_id).solution))

@@ -339,7 +339,7 @@ def test_every_registered_exercise_has_a_solution_and_its_mistakes_are_wrong():
     for ex in list(E._REGISTRY.values()):
         if ex.id.startswith("zz-"):
             continue
-        assert ex.solution.strip(), ex.id
+        assert E._value(ex.solution).strip(), ex.id
         if ex.kind in ("implement",) or ex.judge is not None:
             continue
         right = E._value(ex.expected)
@@ -350,7 +350,7 @@ def test_every_registered_exercise_has_a_solution_and_its_mistakes_are_wrong():
             assert not fb and m.hint in fb.message, (ex.id, wrong)
 
 
-@pytest.mark.parametrize("exercise_id", ["01-4", "02-4"])
+@pytest.mark.parametrize("exercise_id", ["01-4", "02-4", "03-4"])
 def test_registered_implement_exercises_catch_their_anticipated_bugs(exercise_id):
     ex = get_exercise(exercise_id)
     assert check_function(exercise_id, lambda *args: None).neutral
@@ -402,3 +402,21 @@ def test_hints_for_the_bias_and_for_no_update():
     assert fb.step == 1
     fb = check_epoch([((1, 1), 2, 1, (0, 0, 0))], theta0=(-2, 1, 1))
     assert "leaves out the bias" in fb.message
+
+
+def test_03_choices_are_graded_on_the_students_own_choice():
+    import itertools
+    X, y = worked_example()
+    for perm in itertools.permutations(range(4)):
+        order = [tuple(X[i]) for i in perm]
+        ends = epoch_trace(X, y, perm)[-1]["theta"].tolist() == [-2, 0, 0]
+        assert check("03-2", (order, "yes" if ends else "no"))
+        assert not check("03-2", (order, "no" if ends else "yes"))
+    assert not check("03-2", ([(1, 1)] * 4, "yes"))
+    blank = check("03-1", [((1, 1), ..., ..., ...)])
+    assert blank.neutral
+    rows = [(r["x"], r["theta_x"], r["y_hat"], r["theta"]) for r in epoch_trace(X, y, range(4), theta0=(1, -1, 0))]
+    assert check("03-1", rows)
+    assert not check("03-1", LECTURE_EPOCH1)                          # the lecture's start is not this one
+    assert check("03-5", 0, because="no update of the margin run breaks a point")
+    assert "lecture's run" in check("03-5", 5, because="no update of the margin run breaks a point").message
