@@ -249,7 +249,9 @@ register(Exercise(
 
 
 def _judge_order(answer):
-    from .exercises import epoch_trace
+    from .exercises import _blank_feedback, _has_blank, epoch_trace
+    if _has_blank(answer):
+        return _blank_feedback("your order and your answer")
     try:
         points, same_end = answer
         points = [tuple(float(v) for v in p) for p in points]

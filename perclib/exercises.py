@@ -530,6 +530,15 @@ def get_exercise(exercise_id):
     return _REGISTRY[exercise_id]
 
 
+def _has_blank(answer):
+    """Whether ``...`` is still somewhere in an answer (a tuple of parts, a list of points)."""
+    if _blank(answer):
+        return True
+    if isinstance(answer, (tuple, list)):
+        return any(_has_blank(a) for a in answer)
+    return False
+
+
 def _blank_feedback(what):
     return Feedback(False, f"Fill in {what} (replace the ...), then run this cell.", neutral=True)
 
@@ -577,7 +586,7 @@ def check(exercise_id, answer, *, because=None):
     if ex.kind == "implement":
         raise ValueError(f"Exercise {exercise_id!r} asks for a function: use check_function({exercise_id!r}, "
                          f"your_function).")
-    if _blank(answer):
+    if _blank(answer) or (ex.judge is None and _has_blank(answer)):
         return _blank_feedback(ex.what)
     if ex.kind == "explain" and (not isinstance(because, str) or len(because.split()) < 4):
         return Feedback(False, f"Write your argument in `because` (a sentence or two), then run this cell.",

@@ -413,6 +413,7 @@ def test_03_choices_are_graded_on_the_students_own_choice():
         assert check("03-2", (order, "yes" if ends else "no"))
         assert not check("03-2", (order, "no" if ends else "yes"))
     assert not check("03-2", ([(1, 1)] * 4, "yes"))
+    assert check("03-2", ([..., ..., ..., ...], ...)).neutral and check("03-2", (order, ...)).neutral
     blank = check("03-1", [((1, 1), ..., ..., ...)])
     assert blank.neutral
     rows = [(r["x"], r["theta_x"], r["y_hat"], r["theta"]) for r in epoch_trace(X, y, range(4), theta0=(1, -1, 0))]
