@@ -372,3 +372,58 @@ register(Exercise(
     "only fix <−1,0> and <0,0>. So the answer is 0: on this data no margin-rule update breaks a correct point, "
     f"while the lecture's rule does it at steps {', '.join(map(str, _breaking_steps('prediction')))}. The "
     "convergence proof never claims that updates only help."))
+
+
+# -- 04 · Convergence -------------------------------------------------------------------------------
+
+register(Exercise(
+    "04-1", "quick", "the bound", lambda: (3 / 0.25) ** 2,
+    mistakes=(Mistake(12.0, "That is R/γ*; Novikoff's bound is its square."),
+              Mistake(0.25 ** 2 / 9, "Upside down: the bound grows as the margin shrinks, (R/γ*)²."),
+              Mistake(9 / 0.25, "Square R and γ* both: (R/γ*)² = R²/γ*².")),
+    hint="Novikoff's bound is (R/γ*)², with R and γ* measured in the augmented space.",
+    solution="(R/γ*)² = (3/0.25)² = 12² = 144 updates at most, whatever the order and η."))
+
+
+def _data_04():
+    from .datasets import make_separable
+    return make_separable(40, margin=0.1, random_state=0)
+
+
+def _updates_eta(eta):
+    from .perceptron import Perceptron
+    return int(Perceptron(eta=eta).fit(*_data_04()).n_updates_)
+
+
+register(Exercise(
+    "04-2", "predict", "the number of updates", lambda: _updates_eta(10.0),
+    mistakes=(Mistake(lambda: 10 * _updates_eta(1.0), "η does not multiply the number of updates: from w̃ = 0 "
+                      "every w̃_k is η times the η = 1 one."),
+              Mistake(lambda: max(_updates_eta(1.0) // 10, 0), "η does not divide the number of updates: bigger "
+                      "steps from zero are the same steps, scaled.")),
+    hint="Where did η go in the proof? Both lemmas scale with η, and it cancels in the ratio.",
+    solution="From w̃ = 0 every w̃_k of the η = 10 run is 10 times that of the η = 1 run, so the same examples "
+             "are mistakes: the same number of updates (η cancels in the proof: kηγ* against ηR√k)."))
+
+
+def _bound_10(scale=10.0):
+    from .theory import mistake_bound
+    X, y = _data_04()
+    return mistake_bound(scale * X, y)
+
+
+def _bound_10x():
+    return _bound_10(10.0)
+
+
+register(Exercise(
+    "04-3", "quick", "the bound for 10 * X", _bound_10x,
+    mistakes=(Mistake(lambda: 100 * _bound_10(1.0), "Not 100 times: scaling x changes R and γ* both, and the "
+                      "constant 1 of x̃ = (1, x) is not scaled with them."),
+              Mistake(lambda: _bound_10(1.0), "Not the same: the constant 1 in x̃ = (1, x) is not scaled, so the "
+                      "geometry changes.")),
+    tol=1e-6,
+    hint="Compute it with mistake_bound(10 * X, y): the constant 1 of x̃ = (1, x) is not scaled with x.",
+    solution="The constant feature 1 in x̃ = (1, x) is not multiplied by 10, so R and γ* do not scale together: "
+             "the bound changes, but not by a factor of 100 (nor stays the same). mistake_bound(10 * X, y) "
+             "gives the number."))
