@@ -1,7 +1,16 @@
 """Margins, Novikoff's bound and the perceptron loss.
 
-Every quantity lives in the augmented space z = (1, x) that the perceptron runs in: the bias b is
-the weight of the constant feature 1, so a separator is the vector (b, w) and its norm includes b.
+Two maximum margins, named apart (they differ whenever the bias matters):
+
+- :func:`max_margin`, gamma*, lives in the augmented space (1, x) that the perceptron runs in: the
+  bias b is the weight of the constant feature 1, so a separator is the vector (b, w) and its norm
+  includes b. This is the gamma* of Novikoff's bound (R / gamma*)^2, with R = max ||(1, x_i)||.
+- :func:`geometric_max_margin` is the widest band between the classes in the input space: the
+  hard-margin SVM, min_i y_i (w.x_i + b) / ||w||, bias not in the norm. Its line is the middle of
+  the widest band.
+
+For x+ = (3, 1), x- = (1, 1) the augmented optimum is the line x1 - x2 - 1 = 0 (half-width
+1/sqrt(2) = 0.707 in the input plane), while the widest band is around x1 = 2 (half-width 1).
 """
 from __future__ import annotations
 
@@ -54,23 +63,37 @@ def _min_norm_point(P, *, max_steps=None):
     to rounding: it ends when no row of P improves on p (p.p - min_i P_i.p <= 1e-13 * p.p), and
     each step solves a small linear system on the current affinely independent support.
     """
-    m = P.shape[0]
-    scale = float(np.max(np.einsum("ij,ij->i", P, P)))
-    max_steps = 100 * (m + P.shape[1]) + 1000 if max_steps is None else max_steps
-    j = int(np.argmin(np.einsum("ij,ij->i", P, P)))
-    S, lam = [j], np.array([1.0])
-    x = P[j].copy()
+    sq = np.einsum("ij,ij->i", P, P)
+
+    def lowest(x):  # the row of P that goes furthest against x
+        j = int(np.argmin(P @ x))
+        return j, P[j]
+
+    j0 = int(np.argmin(sq))
+    max_steps = 100 * (P.shape[0] + P.shape[1]) + 1000 if max_steps is None else max_steps
+    return _wolfe(lowest, j0, P[j0], float(np.max(sq)), max_steps)
+
+
+def _wolfe(lowest, key0, point0, scale, max_steps):
+    """Wolfe's algorithm over a polytope given by ``lowest(x) -> (key, vertex minimising vertex.x)``.
+
+    The vertices are never listed: only those in the current support are kept (with their keys),
+    so the polytope may have far more vertices than fit in memory (the difference of two hulls).
+    """
+    S, V_, lam = [key0], [np.asarray(point0, dtype=np.float64)], np.array([1.0])
+    x = V_[0].copy()
     for _ in range(max_steps):
         xx = float(x @ x)
         if xx <= 1e-24 * scale:  # the origin is in the hull
             return np.zeros_like(x), S, lam
-        j = int(np.argmin(P @ x))
-        if xx - float(P[j] @ x) <= 1e-13 * xx or j in S:
+        j, vj = lowest(x)
+        if xx - float(vj @ x) <= 1e-13 * xx or j in S:
             return x, S, lam
         S.append(j)
+        V_.append(np.asarray(vj, dtype=np.float64))
         lam = np.append(lam, 0.0)
         while True:  # minor cycle: the affine minimum over S, kept inside the hull
-            Q = P[S]
+            Q = np.array(V_)
             k = len(S)
             A = np.zeros((k + 1, k + 1))
             A[:k, :k] = Q @ Q.T
@@ -86,13 +109,17 @@ def _min_norm_point(P, *, max_steps=None):
             lam = lam + theta * (alpha - lam)
             keep = lam > 1e-15
             S = [s for s, kk in zip(S, keep) if kk]
+            V_ = [v for v, kk in zip(V_, keep) if kk]
             lam = lam[keep] / lam[keep].sum()
-        x = lam @ P[S]
+        x = lam @ np.array(V_)
     raise RuntimeError("max_margin did not converge; this should not happen, please report the data.")
 
 
 def max_margin(X, y):
-    """The maximum-margin separator in the augmented space, computed exactly.
+    """The augmented maximum margin gamma* (bias inside the norm), computed exactly.
+
+    This is the quantity in Novikoff's bound, not the hard-margin SVM: for that (the widest band,
+    bias outside the norm) see :func:`geometric_max_margin`.
 
     Returns ``(w, b, gamma)`` with ||(w, b)|| = 1 and gamma = min_i y_i (w.x_i + b) as large as it
     can be (gamma*). The direction (b, w) is the point of least norm in the convex hull of the
@@ -120,6 +147,50 @@ def max_margin(X, y):
     if gamma <= 0:
         raise ValueError("The data is not linearly separable (its margin is not positive).")
     return v[1:] + 0.0, float(v[0]) + 0.0, gamma  # + 0.0 turns -0.0 into 0.0
+
+
+def geometric_max_margin(X, y):
+    """The geometric (hard-margin SVM) maximum margin and its line, computed exactly.
+
+    Returns ``(w, b, gamma)`` with ||w|| = 1 and gamma = min_i y_i (w.x_i + b) as large as it can
+    be: the half-width of the widest band that separates the classes, with w.x + b = 0 its middle
+    line. The bias is not in the norm (compare :func:`max_margin`, the augmented gamma* of
+    Novikoff's bound, which is never larger once both are measured by ||w||).
+
+    The direction w is the shortest vector p - q between the convex hulls of the two classes
+    (p in the hull of the +1 points, q in that of the -1 points), found by Wolfe's finite algorithm
+    on the difference of the hulls; then gamma = ||p - q|| / 2 and the line passes midway.
+
+    Raises ``ValueError`` when the data is not linearly separable (the hulls meet).
+
+    Examples
+    --------
+    >>> w, b, gamma = geometric_max_margin([[3.0, 1.0], [1.0, 1.0]], [1, -1])
+    >>> w, b, gamma
+    (array([1., 0.]), -2.0, 1.0)
+    """
+    X, ys, _ = _signed_augmented(X, y)
+    Xp, Xn = X[ys > 0], X[ys < 0]
+
+    def lowest(x):  # the vertex x_i - x_j of the difference hull that goes furthest against x
+        i, j = int(np.argmin(Xp @ x)), int(np.argmax(Xn @ x))
+        return (i, j), Xp[i] - Xn[j]
+
+    diff0 = Xp[0] - Xn  # the start: the closest pair through the first +1 point
+    j0 = int(np.argmin(np.einsum("ij,ij->i", diff0, diff0)))
+    scale = float(np.max(np.einsum("ij,ij->i", X, X))) * 4.0 + 1e-300
+    max_steps = 100 * (X.shape[0] + X.shape[1]) + 1000
+    m, _, _ = _wolfe(lowest, (0, j0), Xp[0] - Xn[j0], scale, max_steps)
+    norm = float(np.sqrt(m @ m))
+    if norm <= 1e-12 * np.sqrt(scale):
+        raise ValueError("The data is not linearly separable: the convex hulls of the two classes meet, "
+                         "so there is no band between them (no geometric margin).")
+    w = m / norm
+    lo, hi = float(np.min(Xp @ w)), float(np.max(Xn @ w))
+    gamma = (lo - hi) / 2.0
+    if gamma <= 0:
+        raise ValueError("The data is not linearly separable (its geometric margin is not positive).")
+    return w + 0.0, -(lo + hi) / 2.0 + 0.0, gamma
 
 
 def mistake_bound(X, y):

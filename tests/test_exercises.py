@@ -55,24 +55,24 @@ def test_second_epoch_alone_from_its_start():
 
 def test_the_issue_example_message():
     wrong = [LECTURE_EPOCH1[0], LECTURE_EPOCH1[1], ((0, 0), 1, 1, (-2, 0, 0)), LECTURE_EPOCH1[3]]
-    fb = check_epoch(wrong)
+    fb = check_epoch(wrong, reveal=True)
     assert not fb and fb.step == 3
     assert fb.message.startswith("step 3 (x = <0,0>, epoch 1): your activation θ·x is 1 but it should be 0")
 
 
 def test_wrong_prediction_explains_sign_zero():
     wrong = [((1, 1), 0, -1, (2, 2, 2))]
-    fb = check_epoch(wrong)
+    fb = check_epoch(wrong, reveal=True)
     assert fb.step == 1 and "your prediction ŷ is -1 but it should be +1" in fb.message
     assert "sign(0) = +1" in fb.message
 
 
 def test_wrong_update_says_why():
     no_update_needed = [((1, 1), 0, 1, (1, 1, 1))]
-    fb = check_epoch(no_update_needed)
+    fb = check_epoch(no_update_needed, reveal=True)
     assert fb.step == 1 and "should be (0, 0, 0)" in fb.message and "so there is no update" in fb.message
     forgot = LECTURE_EPOCH1[:2] + [((0, 0), 0, 1, (0, 0, 0))]
-    fb = check_epoch(forgot)
+    fb = check_epoch(forgot, reveal=True)
     assert fb.step == 3 and "your θ after the step is (0, 0, 0) but it should be (-2, 0, 0)" in fb.message
     assert "θ ← θ + η(y − ŷ)(1, x) = (0, 0, 0) + -2·(1, 0, 0)" in fb.message
 
@@ -82,9 +82,9 @@ def test_margin_rule_messages():
     good = oracle(X, y, range(4), (0, 0, 0), "margin")
     assert check_epoch(good, rule="margin").correct
     bad = [((1, 1), 0, 1, (0, 0, 0))]  # the margin rule updates on the tie y*a = 0
-    fb = check_epoch(bad, rule="margin")
+    fb = check_epoch(bad, rule="margin", reveal=True)
     assert "should be (1, 1, 1)" in fb.message and "y·θ·x = 0 <= 0, so θ ← θ + ηy(1, x)" in fb.message
-    fb = check_epoch([good[0], ((1, 2), 4, 1, (2, 2, 3))], rule="margin")
+    fb = check_epoch([good[0], ((1, 2), 4, 1, (2, 2, 3))], rule="margin", reveal=True)
     assert fb.step == 2 and "y·θ·x = 4 > 0, so there is no update" in fb.message
 
 
@@ -131,11 +131,18 @@ def test_partial_and_blank_answers():
     fb = check_epoch(LECTURE_EPOCH1[:2])
     assert not fb and fb.step is None and fb.message == "All 2 steps so far are right; 2 to go."
     assert check_epoch([]).message.startswith("Your answer has no rows yet")
-    assert check_epoch([(..., ..., ..., ...)]).message == "step 1 (epoch 1): fill in the point x you visit."
+    assert check_epoch([(..., ..., ..., ...)]).message == \
+        "step 1 (epoch 1): fill in the point x you visit, then run this cell."
     assert check_epoch([((1, 1), ..., ..., ...)]).message == \
-        "step 1 (x = <1,1>, epoch 1): fill in your activation θ·x."
-    assert check_epoch([((1, 1), 0, None, ...)]).message.endswith("fill in your prediction ŷ.")
-    assert check_epoch([((1, 1), 0, 1, ...)]).message.endswith("fill in your θ after the step.")
+        "step 1 (x = <1,1>, epoch 1): fill in your activation θ·x, then run this cell."
+    assert check_epoch([((1, 1), 0, None, ...)]).message.endswith("fill in your prediction ŷ, then run this cell.")
+    assert check_epoch([((1, 1), 0, 1, ...)]).message.endswith("fill in your θ after the step, then run this cell.")
+    # an unanswered cell is stored neutral (no red cross); a wrong one is not
+    for blank in ([], [(..., ..., ..., ...)], [((1, 1), 0, 1, ...)]):
+        fb = check_epoch(blank)
+        assert fb.neutral and "✘" not in fb._repr_html_() and "✎" in fb._repr_html_()
+    wrong = check_epoch([((1, 1), 1, 1, (0, 0, 0))])
+    assert not wrong.neutral and "✘" in wrong._repr_html_()
 
 
 def test_answers_that_are_not_the_data():
@@ -213,3 +220,204 @@ def test_feedback_and_check_value():
     assert check_value(None, 1).message == "Fill in your answer (it is still ...)."
     assert check_value("two", 2).message == "Not yet: your answer should be a number; got 'two'."
     assert not check_value([1, 2, 3], (1, 2)).correct
+
+
+# -- the exercise registry: right, wrong with a hint, blank, solution on request, implement ---------
+
+from perclib import exercises as E  # noqa: E402
+from perclib.exercises import check, check_function, get_exercise, show_solution  # noqa: E402
+
+
+@pytest.fixture
+def toy():
+    """A registered toy exercise of each kind, removed afterwards."""
+    made = [
+        E.Exercise("zz-quick", "quick", "the answer", lambda: 4.0,
+                   mistakes=(E.Mistake(20.0, "Divide by the norm."), E.Mistake(lambda: -4.0, "Check the sign.")),
+                   hint="Recompute it.", solution="SECRET WORKING: 20 / 5 = 4."),
+        E.Exercise("zz-impl", "implement", "your f",
+                   lambda rng: [((x,), 2 * x + 1) for x in rng.normal(size=(10, 3))],
+                   mistakes=(E.Mistake(lambda x: 2 * x, "You forgot the bias."),),
+                   hint="Compare with the formula.", solution="return 2 * x + 1", seed=5),
+        E.Exercise("zz-pick", "choice", "your point", None, judge=lambda a: None if a > 0 else "it must be positive.",
+                   solution="any positive number"),
+        E.Exercise("zz-why", "explain", "your conclusion", "yes",
+                   mistakes=(E.Mistake("no", "Look at the corner (1, 1)."),), solution="yes, because ..."),
+    ]
+    for ex in made:
+        E.register(ex)
+    yield
+    for ex in made:
+        E._REGISTRY.pop(ex.id)
+
+
+def test_right_answer(toy):
+    fb = check("zz-quick", 4)
+    assert fb and fb.message == "Right: the answer is correct." and "✔" in fb._repr_html_()
+
+
+def test_wrong_answer_gets_the_hint_of_its_mistake_not_the_answer(toy):
+    for answer, hint in ((20, "Divide by the norm."), (-4, "Check the sign."), (7, "Recompute it.")):
+        fb = check("zz-quick", answer)
+        assert not fb and not fb.neutral and hint in fb.message and "✘" in fb._repr_html_()
+        assert "SECRET" not in fb.message and "4" not in fb.message.replace("zz-", "")
+        assert "show_solution('zz-quick')" in fb.message
+
+
+def test_blank_answer_is_neutral(toy):
+    for exercise_id in ("zz-quick", "zz-pick", "zz-why"):
+        fb = check(exercise_id, ...)
+        assert not fb and fb.neutral and "then run this cell" in fb.message
+        assert "✘" not in fb._repr_html_() and "#D55E00" not in fb._repr_html_()
+    assert check_function("zz-impl", ...).neutral
+    assert check_function("zz-impl", lambda x: None).neutral
+
+
+def test_solution_only_on_request(toy):
+    sol = show_solution("zz-quick")
+    assert "SECRET WORKING" in str(sol) and "SECRET WORKING" in sol._repr_markdown_()
+
+
+def test_choice_grades_the_students_own_choice(toy):
+    assert check("zz-pick", 0.5) and check("zz-pick", 17)
+    fb = check("zz-pick", -1)
+    assert not fb and "it must be positive." in fb.message
+
+
+def test_explain_needs_an_argument_and_checks_the_conclusion(toy):
+    assert check("zz-why", "yes").neutral                      # no argument yet
+    assert check("zz-why", "Yes ", because="the line x1 + x2 = 1.5 separates them")
+    fb = check("zz-why", "no", because="no line can separate the corners")
+    assert not fb and "Look at the corner (1, 1)." in fb.message
+
+
+def test_implement_checker_accepts_a_right_function_and_is_deterministic(toy):
+    fb = check_function("zz-impl", lambda x: 1 + x * 2)
+    assert fb and "all 10 random cases" in fb.message and "seed 5" in fb.message
+    bug = lambda x: 2 * x + 1 + (x[0] > 1.0)  # noqa: E731  (wrong on some cases only)
+    assert check_function("zz-impl", bug).message == check_function("zz-impl", bug).message
+
+
+@pytest.mark.parametrize("bug, expect", [
+    (lambda x: 2 * x, "You forgot the bias."),                                  # an anticipated mistake
+    (lambda x: 2 * x + 1.001, "Compare with the formula."),                   # an unanticipated one
+    (lambda x: (2 * x + 1)[:2], "Compare with the formula."),                 # wrong shape
+    (lambda x: "two x plus one", "Compare with the formula."),                # not a number
+    (lambda x: 1 / 0, "raised ZeroDivisionError"),                            # it crashes
+])
+def test_implement_checker_catches_buggy_implementations(toy, bug, expect):
+    fb = check_function("zz-impl", bug)
+    assert not fb and not fb.neutral and expect in fb.message and "return 2 * x + 1" not in fb.message
+
+
+def test_implement_checker_catches_changing_the_input(toy):
+    def in_place(x):
+        x *= 2
+        x += 1
+        return x
+    fb = check_function("zz-impl", in_place)
+    assert not fb and "changes its inputs" in fb.message
+
+
+def test_wrong_entry_point_and_unknown_ids(toy):
+    with pytest.raises(ValueError, match="check_function"):
+        check("zz-impl", 3)
+    with pytest.raises(ValueError, match="check\\("):
+        check_function("zz-quick", abs)
+    with pytest.raises(ValueError, match="no exercise 'nope'.*01-1"):
+        check("nope", 1)
+    with pytest.raises(ValueError, match="already registered"):
+        E.register(E.Exercise("zz-quick", "quick", "x", 1, solution=""))
+    with pytest.raises(ValueError, match="kind"):
+        E.register(E.Exercise("zz-new", "essay", "x", 1, solution=""))
+
+
+# -- the course's own exercises: each right answer passes, each anticipated mistake gets its hint ----
+
+def test_every_registered_exercise_has_a_solution_and_its_mistakes_are_wrong():
+    get_exercise("01-1")
+    for ex in list(E._REGISTRY.values()):
+        if ex.id.startswith("zz-"):
+            continue
+        assert E._value(ex.solution).strip(), ex.id
+        if ex.kind in ("implement",) or ex.judge is not None:
+            continue
+        right = E._value(ex.expected)
+        assert check(ex.id, right, because="an argument of enough words")
+        for m in ex.mistakes:
+            wrong = E._value(m.value)
+            fb = check(ex.id, wrong, because="an argument of enough words")
+            assert not fb and m.hint in fb.message, (ex.id, wrong)
+
+
+@pytest.mark.parametrize("exercise_id", ["01-4", "02-4", "03-4"])
+def test_registered_implement_exercises_catch_their_anticipated_bugs(exercise_id):
+    ex = get_exercise(exercise_id)
+    assert check_function(exercise_id, lambda *args: None).neutral
+    reference = {args_key(a): r for a, r in ex.expected(np.random.default_rng(ex.seed))}
+    assert check_function(exercise_id, lambda *a: reference[args_key(a)])
+    for m in ex.mistakes:
+        fb = check_function(exercise_id, m.value)
+        assert not fb and m.hint in fb.message, m.hint
+
+
+def args_key(args):
+    return tuple(np.asarray(a, dtype=float).tobytes() for a in args)
+
+
+def test_01_signed_distance_and_and_separator():
+    assert check_function("01-4", lambda w, b, x: (w @ x + b) / np.linalg.norm(w))
+    assert check("01-5", (1, 1, -1.5), because="only <1,1> is +1, cut it off")
+    assert check("01-5", (2.0, 3.0, -4.0), because="only <1,1> is +1, cut it off")   # another right choice
+    fb = check("01-5", (1, 1, -1), because="only <1,1> is +1, cut it off")
+    assert not fb and "<0,1> (a = 0)" in fb.message
+    assert not check("01-5", "yes", because="only <1,1> is +1, cut it off")
+
+
+# -- check_epoch without reveal (the notebooks' default): hints, never the right value -------------
+
+@pytest.mark.parametrize("row, rule, hint", [
+    (((0, 0), 1, 1, (-2, 0, 0)), "prediction", "which is not b + w1·x1 + w2·x2 for θ = (0, 0, 0)"),
+    (((0, 0), 0, -1, (-2, 0, 0)), "prediction", "sign(0) = +1"),
+    (((0, 0), 0, 1, (0, 0, 0)), "prediction", "this step is a mistake, so θ changes (ŷ ≠ y)"),
+    (((0, 0), 0, 1, (2, 0, 0)), "prediction", "not minus"),
+    (((0, 0), 0, 1, (-1, 0, 0)), "prediction", "margin rule's step"),
+    (((0, 0), 0, 1, (-5, 0, 0)), "prediction", "recompute θ + η(y − ŷ)(1, x) from θ = (0, 0, 0)"),
+])
+def test_hints_name_the_kind_of_mistake_without_the_value(row, rule, hint):
+    answer = LECTURE_EPOCH1[:2] + [row]
+    fb = check_epoch(answer, rule=rule)
+    assert not fb and fb.step == 3 and hint in fb.message
+    assert "should be" not in fb.message and "(-2, 0, 0)" not in fb.message
+
+
+def test_hints_for_the_bias_and_for_no_update():
+    fb = check_epoch([((1, 1), 0, 1, (1, 1, 1))])
+    assert "ŷ = y here, so the rule makes no update" in fb.message and "should be" not in fb.message
+    fb = check_epoch([((1, 1), 0, 1, (0, 1, 1))], rule="margin")          # w moved, b did not
+    assert "the bias changes too" in fb.message
+    fb = check_epoch([((1, 1), 0, 1, (2, 2, 2))], rule="margin")          # the lecture's factor 2
+    assert "the lecture's step" in fb.message
+    fb = check_epoch([((1, 1), 0, 1, (0, 0, 0))], theta0=(-2, 1, 1))      # 1 + 1 - 2 = 0; left out b gives 2
+    assert fb.step == 1
+    fb = check_epoch([((1, 1), 2, 1, (0, 0, 0))], theta0=(-2, 1, 1))
+    assert "leaves out the bias" in fb.message
+
+
+def test_03_choices_are_graded_on_the_students_own_choice():
+    import itertools
+    X, y = worked_example()
+    for perm in itertools.permutations(range(4)):
+        order = [tuple(X[i]) for i in perm]
+        ends = epoch_trace(X, y, perm)[-1]["theta"].tolist() == [-2, 0, 0]
+        assert check("03-2", (order, "yes" if ends else "no"))
+        assert not check("03-2", (order, "no" if ends else "yes"))
+    assert not check("03-2", ([(1, 1)] * 4, "yes"))
+    assert check("03-2", ([..., ..., ..., ...], ...)).neutral and check("03-2", (order, ...)).neutral
+    blank = check("03-1", [((1, 1), ..., ..., ...)])
+    assert blank.neutral
+    rows = [(r["x"], r["theta_x"], r["y_hat"], r["theta"]) for r in epoch_trace(X, y, range(4), theta0=(1, -1, 0))]
+    assert check("03-1", rows)
+    assert not check("03-1", LECTURE_EPOCH1)                          # the lecture's start is not this one
+    assert check("03-5", 0, because="no update of the margin run breaks a point")
+    assert "lecture's run" in check("03-5", 5, because="no update of the margin run breaks a point").message

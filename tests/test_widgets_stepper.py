@@ -259,3 +259,18 @@ def good_step(**changes):
 def test_bad_history(history, message):
     with pytest.raises(ValueError, match=message):
         Stepper(*worked_example(), history=history)
+
+
+def test_every_cell_of_the_table_matches_the_trace_table(lecture):
+    """Notebook 03 says so: each step's row (x, y, activation, prediction, update, w, b) agrees with the
+    lecture's table built by ``trace_table`` from an independent fit."""
+    from perclib.exercises import trace_table
+    ref = trace_table(Perceptron(rule="prediction", record=True).fit(*worked_example()).history_).rows
+    for k, r in enumerate(ref):
+        lecture.slider.value = k
+        st = lecture.state
+        assert st["epoch"] == r["epoch"] and np.array_equal(st["x"], r["x"]) and st["y"] == r["y"]
+        assert st["activation"] == r["theta_x"] and st["y_hat"] == r["y_hat"] and st["updated"] == r["updated"]
+        assert (st["b"], *st["w"]) == tuple(r["theta"])
+        row = lecture.table_row()
+        assert row[3] == f"{r['theta_x']:g}" and row[5] == ("yes" if r["updated"] else "no")
