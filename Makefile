@@ -1,32 +1,58 @@
-# The single entry point: the README's commands and CI's.
+# The single entry point: the README's commands and CI's. `make help` lists the targets.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-stamp
+# pytest-xdist workers: `auto` is one per core; `make test JOBS=1` runs in one process.
+JOBS   ?= auto
 # Jupyter refuses to run as root without this flag.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PYTEST_COV := --cov=perclib --cov-report=term-missing:skip-covered --cov-fail-under=95
-NBVAL := --nbval --nbval-current-env --nbval-cell-timeout=300
+# nbval needs every cell of a notebook on one worker: --dist loadscope (nbval's README).
+XDIST := -n $(JOBS) --dist loadscope
+# What ruff checks (`make lint`): the package, the tests, the tools, the labs and the notebooks.
+LINT_PATHS := perclib tests tools labs notebooks benchmarks
+# Flip to `TEST_LINT := lint` once the repo-wide `ruff check --fix` / `ruff format` pass has landed.
+TEST_LINT :=
 
-.PHONY: lab test notebooks clean labs handouts test-browser bench-widgets bench
+.DEFAULT_GOAL := help
+.PHONY: help lab test quick lint notebooks clean labs handouts test-browser bench-widgets bench
 
-# Create .venv on first run; reinstall only when pyproject.toml changes.
-$(STAMP): pyproject.toml
+help:  ## list the targets
+	@awk 'BEGIN {FS = ":.*##"} /^[a-z][a-z-]*:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+# One virtualenv; each target installs the extras it uses (pyproject.toml), each set once, and
+# again only when pyproject.toml changes. A student's `make lab` gets the light "student" set.
+STUDENT_ENV  := $(VENV)/.installed-student
+TEST_ENV     := $(VENV)/.installed-student+labs+test
+LABS_ENV     := $(VENV)/.installed-labs
+HANDOUTS_ENV := $(VENV)/.installed-student+handouts+test
+PIP_INSTALL  := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile
+
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[course]"
-	touch $(STAMP)
 
-lab: $(STAMP)  ## open the course in JupyterLab
+$(VENV)/.installed-%: pyproject.toml | $(BIN)/python
+	$(PIP_INSTALL) -e ".[$(subst +,$(comma),$*)]"
+	touch $@
+comma := ,
+
+lab: $(STUDENT_ENV)  ## open the course in JupyterLab (installs the student set only)
 	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_FLAG)
 
-test: $(STAMP)  ## unit tests, doctests and nbval (strict) over the notebooks
-	$(BIN)/python -m pytest tests perclib --doctest-modules $(PYTEST_COV) $(NBVAL) notebooks labs/source
+test: $(TEST_ENV) $(TEST_LINT)  ## unit tests, doctests and nbval (strict) over notebooks and labs, coverage >= 95%
+	$(BIN)/python -m pytest $(XDIST) $(PYTEST_COV)
 
-notebooks: $(STAMP)  ## re-run every notebook top to bottom and store its outputs (for authors)
+quick: $(TEST_ENV)  ## unit tests and doctests only: no notebooks, no lab grading (a few seconds)
+	$(BIN)/python -m pytest $(XDIST) tests perclib --ignore=tests/test_labs.py --ignore=tests/test_notebook_env.py
+
+lint: $(TEST_ENV)  ## ruff: lint and format check (make test runs it once TEST_LINT is flipped)
+	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/ruff format --check $(LINT_PATHS)
+
+notebooks: $(STUDENT_ENV)  ## re-run every notebook top to bottom and store its outputs (for authors)
 	$(BIN)/python tools/run_notebooks.py notebooks/[0-9]*.ipynb
 
-labs: $(STAMP)  ## build the graded labs' student versions into labs/release (nbgrader)
+labs: $(LABS_ENV)  ## build the graded labs' student versions into labs/release (nbgrader)
 	$(BIN)/python labs/build.py
 
 # Handouts (issue 7): built from the stored outputs into $(HANDOUTS), git-ignored; assets from npm.
@@ -37,7 +63,7 @@ HANDOUT_SOURCES := $(wildcard notebooks/[0-9]*.ipynb) $(shell find book -type f)
 $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts
 
-$(HANDOUTS)/index.html: $(STAMP) $(NPM_STAMP) $(HANDOUT_SOURCES)
+$(HANDOUTS)/index.html: $(HANDOUTS_ENV) $(NPM_STAMP) $(HANDOUT_SOURCES)
 	tools/ensure_chromium.sh
 	$(BIN)/python tools/build_handouts.py --out $(HANDOUTS)
 
@@ -51,8 +77,8 @@ test-browser: $(HANDOUTS)/index.html  ## JupyterLab and headless chromium: Stepp
 clean:  ## remove .venv, node_modules, _build and the labs' student versions (labs/release)
 	rm -rf $(VENV) node_modules build _build labs/release .coverage .pytest_cache .hypothesis
 
-bench-widgets: $(STAMP)  ## redraw time of the Stepper and the BoundaryExplorer (budget 100 ms)
+bench-widgets: $(STUDENT_ENV)  ## redraw time of the Stepper and the BoundaryExplorer (budget 100 ms)
 	$(BIN)/python benchmarks/bench_widgets.py
 
-bench: $(STAMP)  ## time perclib against scikit-learn and the reference loop; writes benchmarks/results.md and the README table
+bench: $(TEST_ENV)  ## time perclib against scikit-learn and the reference loop; writes benchmarks/results.md and the README table
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python benchmarks/bench_fit.py
