@@ -37,3 +37,33 @@ def test_06_4_solution_passes_and_variants_get_their_hint():
         assert not fb and word in fb.message
     last = check_function("06-4", lambda X, y, e: (np.zeros(X.shape[1]), 0.0))
     assert not last and "show_solution" in last.message
+
+
+def test_05_values_and_hints():
+    from perclib import PocketPerceptron
+    from perclib.datasets import make_xor
+    X, y = make_xor()
+    W = np.array([[-1, 0, 0], [0, 0, 1], [1, 1, 1], [0, 0, 0]], dtype=float)   # the 4 vectors the run visits
+    by_hand = min(int(np.sum(np.where(X @ w[1:] + w[0] >= 0, 1, -1) != y)) for w in W)
+    assert by_hand == PocketPerceptron(max_iter=20).fit(X, y).pocket_mistakes_
+    assert check("05-1", by_hand) and "best *visited*" not in check("05-1", 1).message
+    assert "visits" in check("05-1", 1).message
+    assert check("05-2", "no", because="t = -0.5 is outside [0, 1]")
+    assert not check("05-2", "yes", because="t = -0.5 is outside [0, 1]")
+    m = 0.25
+    assert check("05-3", (max(0, 1 - m), max(0, -m)))
+    assert "Swapped" in check("05-3", (max(0, -m), max(0, 1 - m))).message
+
+
+def test_05_4_solution_passes_and_mistakes_get_their_hint():
+    code = re.search(r"```python\n(.*?)```", show_solution("05-4").text, re.S).group(1)
+    ns = {"np": np}
+    exec(code, ns)
+    assert check_function("05-4", ns["logistic_update"])
+    from perclib.sgd import loss_derivative
+    def oracle(w, b, x, y, eta):                      # independent: -eta * dl/da * (x, 1)
+        s = -eta * float(loss_derivative("logistic", [y], [w @ x + b])[0])
+        return w + s * x, b + s
+    assert check_function("05-4", oracle)
+    no_bias = check_function("05-4", lambda w, b, x, y, eta: (oracle(w, b, x, y, eta)[0], b))
+    assert not no_bias and "bias" in no_bias.message
