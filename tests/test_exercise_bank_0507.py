@@ -67,3 +67,30 @@ def test_05_4_solution_passes_and_mistakes_get_their_hint():
     assert check_function("05-4", oracle)
     no_bias = check_function("05-4", lambda w, b, x, y, eta: (oracle(w, b, x, y, eta)[0], b))
     assert not no_bias and "bias" in no_bias.message
+
+
+def test_07_reference_step_agrees_with_perclib_multiclass():
+    from perclib import MulticlassPerceptron
+    from perclib.datasets import make_blobs3
+    from perclib.exercise_bank_0507 import _multiclass_step
+    X, y = make_blobs3()
+    run = MulticlassPerceptron(max_iter=3, eta=0.7, record=True).fit(X, y)
+    classes = list(run.classes_)
+    W, b = np.zeros_like(run.coef_), np.zeros_like(run.intercept_)
+    for s in run.history_:
+        W, b = _multiclass_step(W, b, np.asarray(s.x, dtype=float), classes.index(s.y), 0.7)
+        assert np.allclose(W, s.W) and np.allclose(b, s.b)
+
+
+def test_07_values_solution_and_hints():
+    assert check("07-1", 1) and "first" in check("07-1", 2).message
+    x = np.array([1.0, 2.0])
+    from perclib import MulticlassPerceptron
+    one = MulticlassPerceptron().fit(np.array([x, -x]), [1, 0])
+    assert one.n_updates_ == 1 and check("07-2", float(one.decision_function([x])[0, 1]))
+    assert "bias" in check("07-2", 5.0).message
+    assert check("07-3", 2, because="w+ gains y x and w- loses it") and not check("07-3", 1, because="a b c d")
+    code = re.search(r"```python\n(.*?)```", show_solution("07-4").text, re.S).group(1)
+    ns = {"np": np}
+    exec(code, ns)
+    assert check_function("07-4", ns["multiclass_update"])
