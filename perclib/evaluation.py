@@ -3,7 +3,7 @@
 The loops here are longer than a notebook cell should hold, so they live in perclib, with tests:
 
 - :func:`iterate_average` (the naive average of the iterates) and :func:`lazy_average` (CIML's
-  AveragedPerceptronTrain, optionally with one of the slips found in circulating course notes);
+  AveragedPerceptronTrain, optionally with one of three variants that give another vector);
 - :func:`epoch_errors` and :func:`error_curves`: the test error of the four answers after every
   epoch, for one run or as mean and standard deviation over many seeds;
 - :func:`noisy_task` and :func:`split_task`: seeded train/test splits for those experiments;
@@ -29,7 +29,7 @@ from ._engine import activation, epoch_indices, predict_sign, scores
 #: The four answers compared in notebook 06, in the order they are drawn.
 METHODS = ("last", "voted", "averaged", "pocket")
 
-#: Slips found in versions of CIML's AveragedPerceptronTrain that circulate in course notes.
+#: Variants of CIML's AveragedPerceptronTrain (each gives another vector; notebook 06 section 4).
 SLIPS = ("c starts at 0", "returns w - c*u", "c counts only mistakes")
 
 
@@ -78,17 +78,18 @@ def iterate_average(X, y, *, max_iter=10, eta=1.0, first=0):
 
 
 def lazy_average(X, y, *, max_iter=10, eta=1.0, slip=None):
-    """CIML's AveragedPerceptronTrain (cyclic order), or a version of it with one slip.
+    """CIML's AveragedPerceptronTrain (cyclic order), or a variant of it.
 
     ``slip=None`` is the algorithm as in CIML (c starts at 1, c grows after every example, and the
-    answer is w - u/c, b - beta/c); it equals ``iterate_average(first=0)``. The slips (see
+    answer is w - u/c, b - beta/c); it equals ``iterate_average(first=0)``. The variants (see
     :data:`SLIPS`) are:
 
     - ``"c starts at 0"``: the answer is then the average of w_1, ..., w_T (scikit-learn's), which
       is (T + 1)/T times CIML's: a different vector, the same predictions;
     - ``"returns w - c*u"``: a vector of no meaning;
-    - ``"c counts only mistakes"``: c grows only on updates, so the iterates are weighted by the
-      order of the updates, not by how many examples each survived.
+    - ``"c counts only mistakes"``: c grows only on updates, so w - u/c is the *unweighted* mean of
+      the K + 1 distinct iterates w_0 = 0, w_1, ..., w_K (numerically the plain mean of the voted
+      perceptron's vectors): how many examples each survived no longer counts.
 
     Returns
     -------

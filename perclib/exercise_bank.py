@@ -11,6 +11,8 @@ import numpy as np
 from .datasets import worked_example
 from .exercises import Exercise, Mistake, register
 
+from . import exercise_bank_0507  # noqa: F401,E402  (notebooks 05-07 register theirs there)
+
 # -- 01 · The perceptron model ---------------------------------------------------------------------
 
 _CREDIT_W, _CREDIT_B, _APPLICANT = np.array([0.1, 0.5, -0.3]), -5.0, np.array([50.0, 2.0, 5.0])
