@@ -61,7 +61,33 @@ def run(lab, test, ns):
         getattr(module, test)(Grading(ns, rng_for(lab, test)))
     except Hint as failure:
         return f"hidden test {test} failed: {failure}"
+    _isolate_visible(ns, getattr(module, "VISIBLE_DEPS", {}).get(test, {}))
     return None
+
+
+def _isolate_visible(ns, deps):
+    """Until the test cell ends, its visible part calls the grader's versions of ``deps``.
+
+    The visible part of a cell runs after the hidden part; without this a slip in a function the
+    tested one builds on would fail the cell (and cost the other function's points).
+    """
+    try:
+        from IPython import get_ipython
+        shell = get_ipython()
+    except ImportError:
+        shell = None
+    if not deps or shell is None:
+        return
+    saved = {key: ns[key] for key in deps if key in ns}
+    ns.update(deps)
+
+    def restore(*args):
+        for key in deps:
+            ns.pop(key, None)
+        ns.update(saved)
+        shell.events.unregister("post_run_cell", restore)
+
+    shell.events.register("post_run_cell", restore)
 
 
 def _stub(*args, **kwargs):

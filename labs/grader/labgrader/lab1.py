@@ -188,3 +188,7 @@ def test_fit(g):
                        "after max_iter epochs")
         if not (close(w, want_w, scale) and close(b, want_b, scale)):
             raise Hint("fit must return the final (w, b), the same as the last record of the history")
+
+
+# The visible part of these test cells runs with the grader's versions of what the function builds on.
+VISIBLE_DEPS = {"test_history_format": {"perceptron_step": ref_step}, "test_fit": {"perceptron_step": ref_step}}

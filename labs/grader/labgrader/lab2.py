@@ -147,3 +147,7 @@ def test_summarize(g):
                            "log(gamma), np.polyfit(np.log(gamma), np.log(column), 1)[0]")
         if not close(got["max_fraction"], want["max_fraction"]):
             raise Hint("max_fraction is off: the largest updates_max / bound over the margins")
+
+
+# The visible part of these test cells runs with the grader's versions of what the function builds on.
+VISIBLE_DEPS = {"test_experiment": {"novikoff_bound": ref_bound, "count_updates": ref_counts}}

@@ -164,3 +164,7 @@ def test_accuracy(g):
         if not close(got, want):
             raise Hint("accuracy is the fraction of rows whose highest-scoring class argmax_k (w_k.x + b_k) "
                        "is the label")
+
+
+# The visible part of these test cells runs with the grader's versions of what the function builds on.
+VISIBLE_DEPS = {"test_multiclass_fit": {"multiclass_step": ref_mc_step}}
