@@ -61,6 +61,9 @@ def run(lab, test, ns):
         getattr(module, test)(Grading(ns, rng_for(lab, test)))
     except Hint as failure:
         return f"hidden test {test} failed: {failure}"
+    except Exception as error:  # never let a traceback through the grader's code reach the feedback
+        return (f"hidden test {test} failed: your code returned something the test could not use "
+                f"({type(error).__name__}); check the return value against the exercise's description")
     _isolate_visible(ns, getattr(module, "VISIBLE_DEPS", {}).get(test, {}))
     return None
 
