@@ -59,6 +59,14 @@ notebooks: $(STUDENT_ENV)  ## re-run every notebook top to bottom and store its 
 labs: $(LABS_ENV)  ## build the graded labs' student versions into labs/release (nbgrader)
 	$(BIN)/python labs/build.py
 
+# Graded labs, the instructor's side (issue 17; labs/README.md is the guide).
+.PHONY: student-pack grade
+student-pack: $(LABS_ENV)  ## build what is handed out: the labs' student notebooks and data, in _build/student-pack
+	$(BIN)/python labs/build.py pack
+
+grade: $(LABS_ENV)  ## autograde every submission in labs/submitted (nbgrader) and print the grade table
+	$(BIN)/python labs/build.py grade
+
 # Handouts (issue 7): built from the stored outputs into $(HANDOUTS), git-ignored; assets from npm.
 HANDOUTS := _build/handouts
 NPM_STAMP := node_modules/.package-lock.json

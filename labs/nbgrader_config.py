@@ -1,11 +1,15 @@
-"""nbgrader configuration of the course's graded labs.
+"""nbgrader configuration of the course's graded labs (the instructor's: see README.md here).
 
-The course directory is this folder (run nbgrader from here, or use ``make labs``)::
+The course directory is this folder (run nbgrader from here, or use ``make labs`` / ``make grade``)::
 
-    source/<lab>/<lab>.ipynb     instructor versions: solutions and hidden tests (tracked)
+    source/<lab>/<lab>.ipynb     instructor versions: solutions, hidden tests, rubrics (private)
+    grader/                      the hidden tests' code and the grading seed, grader/grading.json (private)
     release/<lab>/<lab>.ipynb    student versions, built by ``make labs`` (git-ignored)
     submitted/, autograded/, feedback/, gradebook.db   the instructor's grading (git-ignored)
 """
+import os
+import pathlib
+
 c = get_config()  # noqa: F821 - provided by nbgrader when it loads this file
 
 c.CourseDirectory.course_id = "perceptron"
@@ -16,5 +20,18 @@ c.CourseDirectory.release_directory = "release"
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 c.ClearSolutions.enforce_metadata = True
 
-# A lab runs in well under 20 s; the margin leaves room for a slow shared machine.
-c.Execute.timeout = 120
+# A lab runs in well under a minute; the margin leaves room for a slow shared machine.
+c.Execute.timeout = 300
+
+# The hidden tests import the instructor's grader (grader/labgrader): the kernels that nbgrader
+# starts (autograde, formgrader) inherit this process's environment.
+_GRADER = str(pathlib.Path(__file__).resolve().parent / "grader")
+if _GRADER not in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (_GRADER, os.environ.get("PYTHONPATH")) if p)
+
+# Feedback shows the student's cells, the outputs and the hints, never the hidden tests' source.
+c.GenerateFeedback.preprocessors = [
+    "nbgrader.preprocessors.GetGrades",
+    "nbgrader.preprocessors.ClearHiddenTests",
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+]
