@@ -87,7 +87,7 @@ def test_07_values_solution_and_hints():
     x = np.array([1.0, 2.0])
     from perclib import MulticlassPerceptron
     one = MulticlassPerceptron().fit(np.array([x, -x]), [1, 0])
-    assert one.n_updates_ == 1 and check("07-2", float(one.decision_function([x])[0, 1]))
+    assert one.n_updates_ == 1 and check("07-2", float(one.coef_[1] @ x + one.intercept_[1]))
     assert "bias" in check("07-2", 5.0).message
     assert check("07-3", 2, because="w+ gains y x and w- loses it") and not check("07-3", 1, because="a b c d")
     code = re.search(r"```python\n(.*?)```", show_solution("07-4").text, re.S).group(1)
