@@ -82,6 +82,10 @@ def _jupyterlab_server(tmp_path_factory):
     shutil.copytree(lab_source.parent, work / "labs" / lab_source.parent.name)
     lab = work / "labs" / lab_source.parent.name / lab_source.name
     env = dict(os.environ)
+    # The instructor's source version runs its hidden tests, which import the grader (labs/grader),
+    # as the kernels nbgrader starts do (labs/nbgrader_config.py puts it on their PYTHONPATH).
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT / "labs" / "grader"), env.get("PYTHONPATH"))
+                                        if p)
     for name in ("config", "data", "runtime"):
         env[f"JUPYTER_{name.upper()}_DIR"] = str(tmp / name)
     env["JUPYTERLAB_SETTINGS_DIR"] = str(tmp / "settings")
@@ -253,9 +257,10 @@ RUN_ALL = """async (path) => {
   return {ok, cells: cells.length,
           unrun: cells.filter(c => c.model.sharedModel.getSource().trim()
                               && c.model.executionCount === null).length,
-          errors: Array.from(panel.node.querySelectorAll(
-                    '[data-mime-type="application/vnd.jupyter.error"]'))
-                  .map(e => e.textContent.slice(0, 300))};
+          // read from the cells' models: a windowed notebook keeps cells off screen out of the DOM
+          errors: cells.flatMap(c => c.model.outputs.toJSON()
+                                       .filter(o => o.output_type === 'error')
+                                       .map(o => `${o.ename}: ${o.evalue}`.slice(0, 300)))};
 }"""
 
 
