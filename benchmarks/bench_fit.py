@@ -18,6 +18,7 @@ machine hits all of them, and the table reports medians. BLAS and OpenMP are pin
 Options: ``--repeats N``, ``--ref-repeats N`` (runs of the slow reference loops), ``--quick`` (3 repeats,
 one reference run, no nbval), ``--no-nbval``, ``--no-write``.
 """
+
 from __future__ import annotations
 
 import os
@@ -88,30 +89,58 @@ def reference(model):
 def main_comparison(X, y, repeats, ref_repeats):
     epochs = quiet(lambda: Perceptron(max_iter=1000).fit(X, y)).n_iter_
     # the reference loop runs the whole fit too (no extrapolation), in fewer of the rounds
-    runs = alternate({
-        "perclib": lambda: Perceptron(max_iter=1000).fit(X, y),
-        "sklearn": lambda: SkPerceptron(shuffle=False, tol=None, max_iter=epochs).fit(X, y),
-    }, repeats, slow={"reference": lambda: reference(Perceptron(max_iter=1000)).fit(X, y)},
-        slow_repeats=ref_repeats)
+    runs = alternate(
+        {
+            "perclib": lambda: Perceptron(max_iter=1000).fit(X, y),
+            "sklearn": lambda: SkPerceptron(shuffle=False, tol=None, max_iter=epochs).fit(X, y),
+        },
+        repeats,
+        slow={"reference": lambda: reference(Perceptron(max_iter=1000)).fit(X, y)},
+        slow_repeats=ref_repeats,
+    )
     ours, sk, ref = (runs[k][2] for k in ("perclib", "sklearn", "reference"))
-    identical = bool(np.array_equal(ours.coef_, sk.coef_[0]) and ours.intercept_ == sk.intercept_[0])
-    ref_identical = all(np.array_equal(getattr(ours, a), getattr(ref, a))
-                        for a in ("coef_", "intercept_", "mistakes_", "n_iter_", "n_updates_"))
-    return {"epochs": epochs, "updates": int(ours.n_updates_), "identical": identical,
-            "ref_identical": ref_identical, **{k: v[:2] for k, v in runs.items()}}
+    identical = bool(
+        np.array_equal(ours.coef_, sk.coef_[0]) and ours.intercept_ == sk.intercept_[0]
+    )
+    ref_identical = all(
+        np.array_equal(getattr(ours, a), getattr(ref, a))
+        for a in ("coef_", "intercept_", "mistakes_", "n_iter_", "n_updates_")
+    )
+    return {
+        "epochs": epochs,
+        "updates": int(ours.n_updates_),
+        "identical": identical,
+        "ref_identical": ref_identical,
+        **{k: v[:2] for k, v in runs.items()},
+    }
 
 
 def averaged_comparison(X, y, repeats, ref_repeats):
-    runs = alternate({
-        "perclib": lambda: AveragedPerceptron(max_iter=AVERAGED_EPOCHS).fit(X, y),
-        "sklearn": lambda: SGDClassifier(loss="perceptron", penalty=None, learning_rate="constant", eta0=1.0,
-                                         average=True, max_iter=AVERAGED_EPOCHS, tol=None,
-                                         shuffle=False).fit(X, y),
-    }, repeats, slow={"reference": lambda: reference(AveragedPerceptron(max_iter=AVERAGED_EPOCHS)).fit(X, y)},
-        slow_repeats=ref_repeats)
+    runs = alternate(
+        {
+            "perclib": lambda: AveragedPerceptron(max_iter=AVERAGED_EPOCHS).fit(X, y),
+            "sklearn": lambda: SGDClassifier(
+                loss="perceptron",
+                penalty=None,
+                learning_rate="constant",
+                eta0=1.0,
+                average=True,
+                max_iter=AVERAGED_EPOCHS,
+                tol=None,
+                shuffle=False,
+            ).fit(X, y),
+        },
+        repeats,
+        slow={
+            "reference": lambda: reference(AveragedPerceptron(max_iter=AVERAGED_EPOCHS)).fit(X, y)
+        },
+        slow_repeats=ref_repeats,
+    )
     ours, ref = runs["perclib"][2], runs["reference"][2]
-    ref_identical = all(np.array_equal(getattr(ours, a), getattr(ref, a))
-                        for a in ("coef_", "intercept_", "last_coef_", "mistakes_"))
+    ref_identical = all(
+        np.array_equal(getattr(ours, a), getattr(ref, a))
+        for a in ("coef_", "intercept_", "last_coef_", "mistakes_")
+    )
     acc = {name: float(runs[name][2].score(X, y)) for name in ("perclib", "sklearn")}
     return {"accuracy": acc, "ref_identical": ref_identical, **{k: v[:2] for k, v in runs.items()}}
 
@@ -120,29 +149,42 @@ def multiclass_comparison(repeats, ref_repeats):
     X, y = load_digits()
     fast = quiet(lambda: MulticlassPerceptron(max_iter=1000).fit(X, y))
     epochs = fast.n_iter_
-    runs = alternate({
-        "perclib": lambda: MulticlassPerceptron(max_iter=1000).fit(X, y),
-        "sklearn": lambda: SkPerceptron(shuffle=False, tol=None, max_iter=epochs).fit(X, y),
-    }, repeats, slow={"reference": lambda: reference(MulticlassPerceptron(max_iter=1000)).fit(X, y)},
-        slow_repeats=ref_repeats)
+    runs = alternate(
+        {
+            "perclib": lambda: MulticlassPerceptron(max_iter=1000).fit(X, y),
+            "sklearn": lambda: SkPerceptron(shuffle=False, tol=None, max_iter=epochs).fit(X, y),
+        },
+        repeats,
+        slow={"reference": lambda: reference(MulticlassPerceptron(max_iter=1000)).fit(X, y)},
+        slow_repeats=ref_repeats,
+    )
     identical = bool(np.array_equal(runs["reference"][2].coef_, fast.coef_))
-    return {"epochs": epochs, "converged": bool(fast.converged_), "updates": int(fast.n_updates_),
-            "identical": identical, **{k: v[:2] for k, v in runs.items()}}
+    return {
+        "epochs": epochs,
+        "converged": bool(fast.converged_),
+        "updates": int(fast.n_updates_),
+        "identical": identical,
+        **{k: v[:2] for k, v in runs.items()},
+    }
 
 
 def one_pass(X, repeats):
     """What one epoch's scan costs at least: a single pass over X, three ways (alternated runs)."""
     w = np.random.default_rng(SEED).normal(size=X.shape[1])
-    runs = alternate({
-        "sum": lambda: X.sum(),
-        "einsum": lambda: np.einsum("ij,j->i", X, w),
-        "blas": lambda: X @ w,
-    }, 3 * repeats)
+    runs = alternate(
+        {
+            "sum": lambda: X.sum(),
+            "einsum": lambda: np.einsum("ij,j->i", X, w),
+            "blas": lambda: X @ w,
+        },
+        3 * repeats,
+    )
     return {name: med(v[0]) for name, v in runs.items()}
 
 
 def peak_memory(X, y):
     """tracemalloc's peak during fit, over X.nbytes of the float64 data."""
+
     def peak(fn):
         tracemalloc.start()
         tracemalloc.reset_peak()
@@ -152,24 +194,42 @@ def peak_memory(X, y):
         return value
 
     X32 = X.astype(np.float32)
-    return {"nbytes": X.nbytes,
-            "float64": peak(lambda: Perceptron(max_iter=1000).fit(X, y)),
-            "float64 shuffle": peak(lambda: Perceptron(max_iter=5, order="shuffle", random_state=0).fit(X, y)),
-            "float32": peak(lambda: Perceptron(max_iter=2).fit(X32, y)),
-            "averaged": peak(lambda: AveragedPerceptron(max_iter=2).fit(X, y)),
-            "sklearn float64": peak(lambda: SkPerceptron(shuffle=False, tol=None, max_iter=2).fit(X, y))}
+    return {
+        "nbytes": X.nbytes,
+        "float64": peak(lambda: Perceptron(max_iter=1000).fit(X, y)),
+        "float64 shuffle": peak(
+            lambda: Perceptron(max_iter=5, order="shuffle", random_state=0).fit(X, y)
+        ),
+        "float32": peak(lambda: Perceptron(max_iter=2).fit(X32, y)),
+        "averaged": peak(lambda: AveragedPerceptron(max_iter=2).fit(X, y)),
+        "sklearn float64": peak(
+            lambda: SkPerceptron(shuffle=False, tol=None, max_iter=2).fit(X, y)
+        ),
+    }
 
 
 def nbval_suite():
     notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"))
-    cmd = [str(ROOT / ".venv" / "bin" / "python"), "-m", "pytest", "-q", "--nbval", "--nbval-current-env",
-           "notebooks"]
+    cmd = [
+        str(ROOT / ".venv" / "bin" / "python"),
+        "-m",
+        "pytest",
+        "-q",
+        "--nbval",
+        "--nbval-current-env",
+        "notebooks",
+    ]
     wall0, cpu0 = time.perf_counter(), _children_cpu()
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     wall, cpu = time.perf_counter() - wall0, _children_cpu() - cpu0
     tail = (proc.stdout.strip().splitlines() or [""])[-1]
-    return {"wall": wall, "cpu": cpu, "returncode": proc.returncode, "summary": tail,
-            "notebooks": [p.name for p in notebooks]}
+    return {
+        "wall": wall,
+        "cpu": cpu,
+        "returncode": proc.returncode,
+        "summary": tail,
+        "notebooks": [p.name for p in notebooks],
+    }
 
 
 def _children_cpu():
@@ -249,23 +309,32 @@ def table(main, avg, mc, mem, nb, repeats, ref_repeats, load, scan):
         f"| Peak memory during fit (tracemalloc), X float64 C-contiguous | {mem['float64'] / mb:.3f} x X.nbytes "
         f"(shuffle: {mem['float64 shuffle'] / mb:.3f}; averaged: {mem['averaged'] / mb:.3f}) | scikit-learn | "
         f"{mem['sklearn float64'] / mb:.3f} x X.nbytes | - | no copy of X (< 1x) | "
-        f"{verdict(max(mem['float64'], mem['float64 shuffle'], mem['averaged']) < mb)} |")
+        f"{verdict(max(mem['float64'], mem['float64 shuffle'], mem['averaged']) < mb)} |"
+    )
     lines.append(
         f"| Peak memory, X float32 (one float64 conversion expected) | {mem['float32'] / mb:.3f} x float64 X.nbytes "
-        f"| - | - | - | one conversion (< 2x) | {verdict(mem['float32'] < 2 * mb)} |")
+        f"| - | - | - | one conversion (< 2x) | {verdict(mem['float32'] < 2 * mb)} |"
+    )
     if nb is not None:
         lines.append(
             f"| nbval suite (`pytest --nbval --nbval-current-env notebooks`, {len(nb['notebooks'])} notebooks: "
             f"{nb['summary']}) | {fmt_s(nb['wall'])} ({fmt_s(nb['cpu'])}) | - | - | - | <= 120 s | "
-            f"{verdict(nb['wall'] <= 120, nb['cpu'] <= 120)} |")
+            f"{verdict(nb['wall'] <= 120, nb['cpu'] <= 120)} |"
+        )
     gbs = {k: X_BYTES / v / 1e9 for k, v in scan.items()}
-    lines += ["", f"One pass over X, the least an epoch can cost (medians of {3 * repeats} alternated runs): "
-              f"`X.sum()` {scan['sum'] * 1e3:.1f} ms ({gbs['sum']:.0f} GB/s), "
-              f"`np.einsum('ij,j->i', X, w)` {scan['einsum'] * 1e3:.1f} ms ({gbs['einsum']:.0f} GB/s), "
-              f"BLAS `X @ w` {scan['blas'] * 1e3:.1f} ms ({gbs['blas']:.0f} GB/s). scikit-learn's epoch takes "
-              f"about {sw / main['epochs'] * 1e3:.1f} ms; the fast scan streams each chunk with einsum and "
-              "scores again with BLAS only the rows after a mistake, which are then in the cache."]
-    lines += ["", "Notebooks timed: " + (", ".join(nb["notebooks"]) if nb else "not run (--no-nbval)") + "."]
+    lines += [
+        "",
+        f"One pass over X, the least an epoch can cost (medians of {3 * repeats} alternated runs): "
+        f"`X.sum()` {scan['sum'] * 1e3:.1f} ms ({gbs['sum']:.0f} GB/s), "
+        f"`np.einsum('ij,j->i', X, w)` {scan['einsum'] * 1e3:.1f} ms ({gbs['einsum']:.0f} GB/s), "
+        f"BLAS `X @ w` {scan['blas'] * 1e3:.1f} ms ({gbs['blas']:.0f} GB/s). scikit-learn's epoch takes "
+        f"about {sw / main['epochs'] * 1e3:.1f} ms; the fast scan streams each chunk with einsum and "
+        "scores again with BLAS only the rows after a mistake, which are then in the cache.",
+    ]
+    lines += [
+        "",
+        "Notebooks timed: " + (", ".join(nb["notebooks"]) if nb else "not run (--no-nbval)") + ".",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -282,7 +351,9 @@ def write(text):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=9)
-    parser.add_argument("--ref-repeats", type=int, default=3, help="runs of the (slow) reference loops")
+    parser.add_argument(
+        "--ref-repeats", type=int, default=3, help="runs of the (slow) reference loops"
+    )
     parser.add_argument("--quick", action="store_true", help="3 repeats and no nbval")
     parser.add_argument("--no-nbval", action="store_true")
     parser.add_argument("--no-write", action="store_true", help="print the table only")

@@ -4,6 +4,7 @@ Run: ``python benchmarks/bench_sparse_average.py`` (not part of ``make test``). 
 perceptron updates; they differ only in how the average is kept. Runs alternate (naive, lazy, naive,
 ...) and the medians are reported, with the ratio measured in the same run.
 """
+
 from __future__ import annotations
 
 import os

@@ -14,6 +14,7 @@ status is 1 if any redraw case's median is over budget. The header gives the loa
 
 Usage: ``python benchmarks/bench_widgets.py [--repeats N]`` (or ``make bench-widgets``).
 """
+
 from __future__ import annotations
 
 import os
@@ -64,7 +65,11 @@ def cases(repeats):
         s = Stepper(X, y, max_iter=50, **kw)
         n = len(s.history)
         time_assignments(s.slider, stepper_values(n, WARMUP))
-        return time_assignments(s.slider, stepper_values(n, repeats)), f"{n} steps", len(s.image.value)
+        return (
+            time_assignments(s.slider, stepper_values(n, repeats)),
+            f"{n} steps",
+            len(s.image.value),
+        )
 
     def explorer(X, y):
         e = BoundaryExplorer(X, y)
@@ -90,17 +95,23 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=300)
     args = parser.parse_args(argv)
     load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
-    print(f"Python {platform.python_version()}, matplotlib {matplotlib.__version__}, Agg, "
-          f"{os.cpu_count()} CPU(s), load average {load}; {args.repeats} redraws per case; "
-          f"budget {BUDGET_MS:g} ms per redraw\n")
-    print("| case | size | wall median ms | wall p90 ms | wall max ms | CPU median ms | PNG bytes | within budget |")
+    print(
+        f"Python {platform.python_version()}, matplotlib {matplotlib.__version__}, Agg, "
+        f"{os.cpu_count()} CPU(s), load average {load}; {args.repeats} redraws per case; "
+        f"budget {BUDGET_MS:g} ms per redraw\n"
+    )
+    print(
+        "| case | size | wall median ms | wall p90 ms | wall max ms | CPU median ms | PNG bytes | within budget |"
+    )
     print("|---|---|---:|---:|---:|---:|---:|---|")
     slow = False
     for name, ((wall, cpu), size, png) in cases(args.repeats):
         ok = np.median(wall) <= BUDGET_MS
         slow |= not ok and "refit" not in name
-        print(f"| {name} | {size} | {np.median(wall):.1f} | {np.percentile(wall, 90):.1f} | {wall.max():.1f} | "
-              f"{np.median(cpu):.1f} | {png} | {'yes' if ok else 'NO'} |")
+        print(
+            f"| {name} | {size} | {np.median(wall):.1f} | {np.percentile(wall, 90):.1f} | {wall.max():.1f} | "
+            f"{np.median(cpu):.1f} | {png} | {'yes' if ok else 'NO'} |"
+        )
     return 1 if slow else 0
 
 

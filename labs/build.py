@@ -19,6 +19,7 @@ Jupyter's config, data and runtime folders point to a temporary folder while nbg
 nothing in the user's own Jupyter setup changes the build, and the build changes nothing there.
 The tests (``tests/test_labs.py``) use :func:`nbgrader` on a temporary copy of the course.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,7 +60,9 @@ def nbgrader(course, *args, env):
     cmd = [sys.executable, "-m", "nbgrader", *args]
     done = subprocess.run(cmd, cwd=course, env=env, capture_output=True, text=True)
     if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd[2:])} failed (exit {done.returncode}):\n{done.stdout}\n{done.stderr}")
+        raise RuntimeError(
+            f"{' '.join(cmd[2:])} failed (exit {done.returncode}):\n{done.stdout}\n{done.stderr}"
+        )
     return done
 
 
@@ -72,7 +75,9 @@ def generate(course=HERE, db=None, env=None):
         for lab in labs:
             shutil.rmtree(course / "release" / lab, ignore_errors=True)  # no stale files survive
         # One nbgrader run for all the labs ("*"): its start-up costs seconds.
-        nbgrader(course, "generate_assignment", "*", "--force", *(["--db", db] if db else []), env=env)
+        nbgrader(
+            course, "generate_assignment", "*", "--force", *(["--db", db] if db else []), env=env
+        )
     for path in (course / "release").glob("*/*.ipynb"):
         _drop_widget_state(path)
     return labs
@@ -87,8 +92,21 @@ def _drop_widget_state(path):
 
 PACK = HERE.parent / "_build" / "student-pack"
 # Words that have no business in a student's notebook: the grader's internals and ways to reach them.
-TAMPER = ("labgrader", "grading.json", "_failure", "sys.modules", "__code__", "settrace", "setprofile",
-          "builtins", "os.environ", "PYTHONPATH", "NBGRADER", "AssertionError =", "sys.path")
+TAMPER = (
+    "labgrader",
+    "grading.json",
+    "_failure",
+    "sys.modules",
+    "__code__",
+    "settrace",
+    "setprofile",
+    "builtins",
+    "os.environ",
+    "PYTHONPATH",
+    "NBGRADER",
+    "AssertionError =",
+    "sys.path",
+)
 
 
 def student_pack(course=HERE, out=PACK, env=None):
@@ -102,7 +120,9 @@ def student_pack(course=HERE, out=PACK, env=None):
     with tempfile.TemporaryDirectory(prefix="perclib-pack-") as tmp:
         generate(course, db=f"sqlite:///{pathlib.Path(tmp) / 'gradebook.db'}", env=env)
     shutil.rmtree(out, ignore_errors=True)
-    shutil.copytree(course / "release", out, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    shutil.copytree(
+        course / "release", out, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__")
+    )
     return sorted(p for p in out.rglob("*") if p.is_file())
 
 
@@ -117,8 +137,13 @@ def autograde(course=HERE, db=None, env=None, feedback=False):
         # report the failures and go on to the table (the submission is missing from it).
         for command in (["autograde"], ["generate_feedback"] if feedback else []):
             if command:
-                done = subprocess.run([sys.executable, "-m", "nbgrader", *command, "*", "--force", "--db", db],
-                                      cwd=course, env=env, capture_output=True, text=True)
+                done = subprocess.run(
+                    [sys.executable, "-m", "nbgrader", *command, "*", "--force", "--db", db],
+                    cwd=course,
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                )
                 for line in (done.stdout + done.stderr).splitlines():
                     if "| ERROR]" in line:
                         print(line, file=sys.stderr)
@@ -139,14 +164,20 @@ def grade_table(course, db):
                 continue
             auto = [g for nb in sub.notebooks for g in nb.grades if g.cell_type == "code"]
             manual = [g for nb in sub.notebooks for g in nb.grades if g.cell_type == "markdown"]
-            rows.append({
-                "student": student, "lab": lab,
-                "auto": sum(g.score for g in auto), "auto_max": sum(g.max_score for g in auto),
-                "failed": sorted(g.name for g in auto if g.score < g.max_score),
-                "written": (f"{sum(g.score for g in manual):g}/{sum(g.max_score for g in manual):g}"
-                            + (" to grade" if any(g.needs_manual_grade for g in manual) else "")),
-                "flags": _flags(folder),
-            })
+            rows.append(
+                {
+                    "student": student,
+                    "lab": lab,
+                    "auto": sum(g.score for g in auto),
+                    "auto_max": sum(g.max_score for g in auto),
+                    "failed": sorted(g.name for g in auto if g.score < g.max_score),
+                    "written": (
+                        f"{sum(g.score for g in manual):g}/{sum(g.max_score for g in manual):g}"
+                        + (" to grade" if any(g.needs_manual_grade for g in manual) else "")
+                    ),
+                    "flags": _flags(folder),
+                }
+            )
     return rows
 
 
@@ -164,13 +195,17 @@ def _flags(folder):
 
 
 def format_table(rows, seed):
-    lines = [f"Grades (autograded points; hidden tests drawn with the instructor's seed {seed})",
-             f"{'lab':<5} {'student':<28} {'auto':>10}  {'written':<14} failed tests / flags"]
+    lines = [
+        f"Grades (autograded points; hidden tests drawn with the instructor's seed {seed})",
+        f"{'lab':<5} {'student':<28} {'auto':>10}  {'written':<14} failed tests / flags",
+    ]
     for r in rows:
         tail = ", ".join(r["failed"]) or "-"
         if r["flags"]:
             tail += "   FLAGS: " + ", ".join(r["flags"])
-        lines.append(f"{r['lab']:<5} {r['student']:<28} {r['auto']:5g}/{r['auto_max']:<4g}  {r['written']:<14} {tail}")
+        lines.append(
+            f"{r['lab']:<5} {r['student']:<28} {r['auto']:5g}/{r['auto_max']:<4g}  {r['written']:<14} {tail}"
+        )
     return "\n".join(lines)
 
 
@@ -180,11 +215,21 @@ def grading_seed(course=HERE):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", nargs="?", default="release", choices=("release", "pack", "grade"))
-    parser.add_argument("--course", default=str(HERE), help="the nbgrader course directory (default: labs/)")
-    parser.add_argument("--db", default=None, help="the gradebook's URL (default: sqlite:///<course>/gradebook.db)")
-    parser.add_argument("--out", default=str(PACK), help="pack: the folder to write (default: _build/student-pack)")
-    parser.add_argument("--feedback", action="store_true", help="grade: also write feedback/ (HTML per submission)")
+    parser.add_argument(
+        "command", nargs="?", default="release", choices=("release", "pack", "grade")
+    )
+    parser.add_argument(
+        "--course", default=str(HERE), help="the nbgrader course directory (default: labs/)"
+    )
+    parser.add_argument(
+        "--db", default=None, help="the gradebook's URL (default: sqlite:///<course>/gradebook.db)"
+    )
+    parser.add_argument(
+        "--out", default=str(PACK), help="pack: the folder to write (default: _build/student-pack)"
+    )
+    parser.add_argument(
+        "--feedback", action="store_true", help="grade: also write feedback/ (HTML per submission)"
+    )
     args = parser.parse_args(argv)
     course = pathlib.Path(args.course).resolve()
     if args.command == "pack":
@@ -194,11 +239,17 @@ def main(argv=None):
         return
     if args.command == "grade":
         if not any((course / "submitted").glob("*/*/*.ipynb")):
-            sys.exit(f"nothing to grade: put submissions in {course / 'submitted'}/<student>/<lab>/")
-        print(format_table(autograde(course, args.db, feedback=args.feedback), grading_seed(course)))
+            sys.exit(
+                f"nothing to grade: put submissions in {course / 'submitted'}/<student>/<lab>/"
+            )
+        print(
+            format_table(autograde(course, args.db, feedback=args.feedback), grading_seed(course))
+        )
         return
     for lab in generate(course, args.db):
-        files = sorted(str(p.relative_to(course)) for p in (course / "release" / lab).rglob("*") if p.is_file())
+        files = sorted(
+            str(p.relative_to(course)) for p in (course / "release" / lab).rglob("*") if p.is_file()
+        )
         print(f"{lab}: {', '.join(files)}")
 
 

@@ -1,4 +1,5 @@
 """nbval over labs/source: the hidden tests import the instructor's grader (labs/grader)."""
+
 import os
 import pathlib
 

@@ -7,6 +7,7 @@ The course directory is this folder (run nbgrader from here, or use ``make labs`
     release/<lab>/<lab>.ipynb    student versions, built by ``make labs`` (git-ignored)
     submitted/, autograded/, feedback/, gradebook.db   the instructor's grading (git-ignored)
 """
+
 import os
 import pathlib
 
@@ -27,7 +28,9 @@ c.Execute.timeout = 300
 # starts (autograde, formgrader) inherit this process's environment.
 _GRADER = str(pathlib.Path(__file__).resolve().parent / "grader")
 if _GRADER not in os.environ.get("PYTHONPATH", "").split(os.pathsep):
-    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (_GRADER, os.environ.get("PYTHONPATH")) if p)
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (_GRADER, os.environ.get("PYTHONPATH")) if p
+    )
 
 # Feedback shows the student's cells, the outputs and the hints, never the hidden tests' source.
 c.GenerateFeedback.preprocessors = [

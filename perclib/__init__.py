@@ -5,6 +5,7 @@
 >>> Perceptron().fit(*worked_example()).score(*worked_example())
 1.0
 """
+
 from ._validation import ConvergenceWarning, NotFittedError
 from .averaged import AveragedPerceptron
 from .multiclass import MulticlassPerceptron
@@ -17,6 +18,12 @@ from .voted import VotedPerceptron
 __version__ = "0.1.0"
 
 __all__ = [
-    "Perceptron", "PocketPerceptron", "VotedPerceptron", "AveragedPerceptron", "MulticlassPerceptron",
-    "ConvergenceWarning", "NotFittedError", "__version__",
+    "Perceptron",
+    "PocketPerceptron",
+    "VotedPerceptron",
+    "AveragedPerceptron",
+    "MulticlassPerceptron",
+    "ConvergenceWarning",
+    "NotFittedError",
+    "__version__",
 ]

@@ -11,6 +11,7 @@
 
 ``partial_fit`` (the online models) shares steps 1 to 4 and then runs ``_partial_fit``.
 """
+
 from __future__ import annotations
 
 from numbers import Integral, Real
@@ -58,8 +59,8 @@ class BaseModel(ClassifierMixin, BaseEstimator):
         "fit_intercept": ["boolean"],
         "random_state": RANDOM_STATE,
     }
-    _sparse = False       # True: X may be a scipy.sparse matrix (used as CSR)
-    _binary = True        # True: exactly two classes; False: two or more
+    _sparse = False  # True: X may be a scipy.sparse matrix (used as CSR)
+    _binary = True  # True: exactly two classes; False: two or more
 
     def __getattr__(self, name):
         # Only reached when normal lookup fails. perclib's messages say more than Python's:
@@ -69,11 +70,13 @@ class BaseModel(ClassifierMixin, BaseEstimator):
                 if name == "history_":
                     raise AttributeError(
                         f"history_ is kept only when the model is built with record=True; "
-                        f"use {type(self).__name__}(record=True).fit(X, y).")
+                        f"use {type(self).__name__}(record=True).fit(X, y)."
+                    )
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
             raise V.NotFittedError(
                 f"This {type(self).__name__} has no {name} yet: it is learned by fit. "
-                f"Call fit(X, y) first.")
+                f"Call fit(X, y) first."
+            )
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __sklearn_tags__(self):
@@ -104,28 +107,40 @@ class BaseModel(ClassifierMixin, BaseEstimator):
         if first:
             self.classes_ = self._classes(y, classes, partial)
             self._rng = V.check_random_state(self.random_state)
-        elif classes is not None and not np.array_equal(np.unique(np.asarray(classes)), self.classes_):
-            raise ValueError(f"classes={classes!r} differs from the classes of the first call, "
-                             f"{list(self.classes_)}.")
+        elif classes is not None and not np.array_equal(
+            np.unique(np.asarray(classes)), self.classes_
+        ):
+            raise ValueError(
+                f"classes={classes!r} differs from the classes of the first call, "
+                f"{list(self.classes_)}."
+            )
         return (csr(X) if sp.issparse(X) else X), self._encode(y)
 
     _private_learned = ("_rng", "_state")  # learned by fit, but not part of the public answer
 
     def _forget(self):
         """Drop every attribute a previous fit learned: the ones ending in _ and the private state."""
-        for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("__")
-                     or k in self._private_learned]:
+        for name in [
+            k
+            for k in vars(self)
+            if k.endswith("_") and not k.startswith("__") or k in self._private_learned
+        ]:
             delattr(self, name)
 
     def _x_checks(self):
-        return {"accept_sparse": "csr" if self._sparse else False, "dtype": np.float64, "order": "C"}
+        return {
+            "accept_sparse": "csr" if self._sparse else False,
+            "dtype": np.float64,
+            "order": "C",
+        }
 
     def _dense_or_csr(self, X):
         if sp.issparse(X) and not self._sparse:
             # scikit-learn would raise a TypeError; perclib keeps a ValueError that says what to do.
             raise ValueError(
                 f"X is a sparse matrix; {type(self).__name__} needs a dense array (for example "
-                "X.toarray()). Perceptron and AveragedPerceptron accept sparse input.")
+                "X.toarray()). Perceptron and AveragedPerceptron accept sparse input."
+            )
         return X
 
     def _classes(self, y, classes, partial):
@@ -133,15 +148,19 @@ class BaseModel(ClassifierMixin, BaseEstimator):
         if classes is None:
             classes = np.unique(y)
             if partial and self._binary and classes.shape[0] != 2:
-                raise ValueError("classes must be given on the first call to partial_fit when y does "
-                                 "not hold both labels, for example classes=[-1, 1].")
+                raise ValueError(
+                    "classes must be given on the first call to partial_fit when y does "
+                    "not hold both labels, for example classes=[-1, 1]."
+                )
         else:
             classes = np.unique(np.asarray(classes))
         if self._binary:
             return V.binary_classes(classes, name)
         if classes.shape[0] < 2:
-            raise ValueError(f"{name} needs at least 2 classes in y; got {classes.shape[0]} class: "
-                             f"{V._show(classes)}.")
+            raise ValueError(
+                f"{name} needs at least 2 classes in y; got {classes.shape[0]} class: "
+                f"{V._show(classes)}."
+            )
         return classes
 
     def _encode(self, y):
@@ -149,16 +168,21 @@ class BaseModel(ClassifierMixin, BaseEstimator):
         k = np.clip(np.searchsorted(self.classes_, y), 0, self.classes_.shape[0] - 1)
         unknown = self.classes_[k] != y
         if np.any(unknown):
-            raise ValueError(f"y holds labels {V._show(np.unique(y[unknown]))} that are not in classes "
-                             f"{V._show(self.classes_)}.")
+            raise ValueError(
+                f"y holds labels {V._show(np.unique(y[unknown]))} that are not in classes "
+                f"{V._show(self.classes_)}."
+            )
         return np.where(k == 1, 1.0, -1.0) if self._binary else k
 
     # -- prediction -----------------------------------------------------------------------------
 
     def _check_fitted(self, what="predict"):
         # perclib's message says which call is missing, in the course's words.
-        check_is_fitted(self, "classes_",
-                        msg=f"This {type(self).__name__} is not fitted yet: call fit(X, y) before {what}.")
+        check_is_fitted(
+            self,
+            "classes_",
+            msg=f"This {type(self).__name__} is not fitted yet: call fit(X, y) before {what}.",
+        )
 
     def _check_X(self, X):
         return validate_data(self, self._dense_or_csr(X), reset=False, **self._x_checks())

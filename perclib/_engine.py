@@ -24,6 +24,7 @@ of summation may overflow, so the band is infinite and the left-to-right sum alw
 that is NaN also sends the decision to the left-to-right sum (``not |a| > band``). An update that
 makes w or b overflow raises a ``ValueError``, as scikit-learn's does.
 """
+
 from __future__ import annotations
 
 import math
@@ -53,12 +54,12 @@ def _seq_dot(w, x):
     """w.x summed from left to right, as scikit-learn's WeightVector.dot does."""
     s = 0.0
     for wj, xj in zip(w.tolist(), x.tolist()):
-        s += wj * xj      # Python floats: inf and nan as in C, no warning
+        s += wj * xj  # Python floats: inf and nan as in C, no warning
     return s
 
 
-_TINY = 2.0 ** -450   # a plain norm below this may have lost digits to underflowing squares
-_BIG = 2.0 ** 1000    # ||w|| ||x|| above this: some order of summation may overflow
+_TINY = 2.0**-450  # a plain norm below this may have lost digits to underflowing squares
+_BIG = 2.0**1000  # ||w|| ||x|| above this: some order of summation may overflow
 
 
 def row_norms(X, out=None):
@@ -73,8 +74,12 @@ def row_norms(X, out=None):
     bad = np.flatnonzero(~((out >= _TINY) & (out <= _BIG)))
     if bad.size:
         rows = X[bad]
-        m = np.max(np.abs(rows), axis=1, initial=0.0)  # initial: a row may have no columns (a sparse row's w[j])
-        with np.errstate(over="ignore", invalid="ignore"):   # an inf entry (only in a w that overflowed)
+        m = np.max(
+            np.abs(rows), axis=1, initial=0.0
+        )  # initial: a row may have no columns (a sparse row's w[j])
+        with np.errstate(
+            over="ignore", invalid="ignore"
+        ):  # an inf entry (only in a w that overflowed)
             scaled = rows / np.where(m > 0, m, 1.0)[:, None]
             out[bad] = m * np.sqrt(np.einsum("ij,ij->i", scaled, scaled))
     return out
@@ -85,7 +90,7 @@ def vector_norm(w):
 
     Called once per update, so it sets no ``np.errstate`` itself: the training loops run under one.
     """
-    r = math.sqrt(float(np.dot(w, w)))            # inf when the sum of squares overflows
+    r = math.sqrt(float(np.dot(w, w)))  # inf when the sum of squares overflows
     if _TINY <= r <= _BIG:
         return r
     return float(row_norms(w.reshape(1, -1))[0])
@@ -97,7 +102,7 @@ def _tie_band(w_norm, x_norm, n_features):
     4 * d * eps >= 2 * gamma_d with room to spare (gamma_d = d*u/(1-d*u), u = eps/2); infinite
     where ||w|| ||x|| > 2**1000, since a partial sum may then overflow in one order and not another.
     """
-    if isinstance(x_norm, float):                 # one row (Python floats: inf and nan, no warning)
+    if isinstance(x_norm, float):  # one row (Python floats: inf and nan, no warning)
         p = w_norm * x_norm
         return 4.0 * n_features * _EPS * p + 1e-300 if p <= _BIG else math.inf
     with np.errstate(over="ignore", invalid="ignore"):
@@ -111,7 +116,8 @@ def check_finite_update(w, b):
         raise ValueError(
             "Floating-point overflow: an update made the weights or the intercept infinite, so no "
             "finite result exists at this scale. Scale X (for example with "
-            "sklearn.preprocessing.StandardScaler) or lower eta.")
+            "sklearn.preprocessing.StandardScaler) or lower eta."
+        )
 
 
 def activation(w, b, x, x_norm=None):
@@ -160,21 +166,49 @@ def epoch_indices(n, order, rng):
     return range(n)
 
 
-def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record=None,
-          on_update=None, epoch_offset=0):
+def train(
+    X,
+    y,
+    w,
+    b,
+    *,
+    eta,
+    max_iter,
+    order,
+    rule,
+    fit_intercept,
+    rng,
+    record=None,
+    on_update=None,
+    epoch_offset=0,
+):
     """Run the perceptron from (w, b) in place; return (b, n_iter, n_updates, converged, mistakes).
 
     ``w`` is updated in place (the caller passes its own copy). ``record`` is a list to append
     :class:`Step` records to, or None. ``on_update(w, b)`` is called after every update.
     For ``order="random-mistake"`` one iteration is a full scan followed by at most one update.
     """
-    with np.errstate(over="ignore", invalid="ignore"):   # huge scales: inf and NaN, decided exactly
-        return _train(X, y, w, b, eta=eta, max_iter=max_iter, order=order, rule=rule,
-                      fit_intercept=fit_intercept, rng=rng, record=record, on_update=on_update,
-                      epoch_offset=epoch_offset)
+    with np.errstate(over="ignore", invalid="ignore"):  # huge scales: inf and NaN, decided exactly
+        return _train(
+            X,
+            y,
+            w,
+            b,
+            eta=eta,
+            max_iter=max_iter,
+            order=order,
+            rule=rule,
+            fit_intercept=fit_intercept,
+            rng=rng,
+            record=record,
+            on_update=on_update,
+            epoch_offset=epoch_offset,
+        )
 
 
-def _train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record, on_update, epoch_offset):
+def _train(
+    X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record, on_update, epoch_offset
+):
     n, d = X.shape
     x_norms = row_norms(X)
     mistakes = []
@@ -199,7 +233,7 @@ def _train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record
             mistake = bool(is_mistake(yi, a, rule))
             if mistake:
                 c = step_size(yi, a, eta, rule)
-                w += c * x                         # an overflow raises just below
+                w += c * x  # an overflow raises just below
                 if fit_intercept:
                     b += c
                 check_finite_update(w, b)
@@ -207,8 +241,19 @@ def _train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record
                 if on_update is not None:
                     on_update(w, b)
             if record is not None:
-                record.append(Step(epoch + epoch_offset, int(i), x.copy(), float(yi), float(a),
-                                   1.0 if a >= 0 else -1.0, mistake, w.copy(), float(b)))
+                record.append(
+                    Step(
+                        epoch + epoch_offset,
+                        int(i),
+                        x.copy(),
+                        float(yi),
+                        float(a),
+                        1.0 if a >= 0 else -1.0,
+                        mistake,
+                        w.copy(),
+                        float(b),
+                    )
+                )
         mistakes.append(updates)
         n_updates += updates
         if order != "random-mistake" and updates == 0:

@@ -38,6 +38,7 @@ reference's, the update after it is the same arithmetic, and the weights stay bi
 multi-class scan does the same with the gap between the best and the second-best score
 (:func:`multiclass`).
 """
+
 from __future__ import annotations
 
 import functools
@@ -49,17 +50,19 @@ from ._engine import _BIG, _seq_dot, _tie_band, check_finite_update, row_norms, 
 
 _EPS = float(np.finfo(np.float64).eps)
 _MIN_WINDOW = 16
-_WINDOW_PER_GAP = 2.0       # a window after a mistake: this many mean gaps between mistakes
-_CHUNK_BYTES = 1 << 21      # rows scored together stay in the cache (about 2 MiB)
+_WINDOW_PER_GAP = 2.0  # a window after a mistake: this many mean gaps between mistakes
+_CHUNK_BYTES = 1 << 21  # rows scored together stay in the cache (about 2 MiB)
 
 
 def _quiet(loop):
     """Run a training loop under one ``np.errstate``: at huge scales scores may be inf or NaN; they
     are then decided exactly (see :mod:`perclib._engine`), and an overflowing update raises."""
+
     @functools.wraps(loop)
     def run(*args, **kwargs):
         with np.errstate(over="ignore", invalid="ignore"):
             return loop(*args, **kwargs)
+
     return run
 
 
@@ -78,15 +81,15 @@ class _Scan:
         self.X, self.y, self.w, self.b = X, y, w, b
         self.eta, self.rule, self.fit_intercept = eta, rule, fit_intercept
         n, d = X.shape
-        self.x_norms = np.empty(n)                                # ||x_i||, filled as rows are first read
-        self._normed = 0                                          # rows 0.._normed-1 have their norm
+        self.x_norms = np.empty(n)  # ||x_i||, filled as rows are first read
+        self._normed = 0  # rows 0.._normed-1 have their norm
         self.d = d
         self.w_norm = vector_norm(w)
         self.chunk = _chunk_rows(n, d)
         self.window = _MIN_WINDOW
-        self.gap = 1.0          # running mean of the visits between mistakes
-        self.visits = 0         # visits before the current epoch
-        self.last = 0           # the visit of the last mistake
+        self.gap = 1.0  # running mean of the visits between mistakes
+        self.visits = 0  # visits before the current epoch
+        self.last = 0  # the visit of the last mistake
         self._buffer = None
 
     def norms(self, hi=None):
@@ -97,7 +100,7 @@ class _Scan:
         """
         hi = self.X.shape[0] if hi is None else hi
         if hi > self._normed:
-            row_norms(self.X[self._normed:hi], out=self.x_norms[self._normed:hi])
+            row_norms(self.X[self._normed : hi], out=self.x_norms[self._normed : hi])
             self._normed = hi
         return self.x_norms
 
@@ -116,7 +119,11 @@ class _Scan:
     def epoch(self, order=None):
         """One pass in ``order`` (None: 0, 1, ..., n-1); yields (position, index, activation)."""
         n = self.X.shape[0]
-        w, d, margin_rule = self.w, self.d, self.rule == "margin"  # w is updated in place: always current
+        w, d, margin_rule = (
+            self.w,
+            self.d,
+            self.rule == "margin",
+        )  # w is updated in place: always current
         for lo in range(0, n, self.chunk):
             hi = min(lo + self.chunk, n)
             # a cyclic chunk's rows are still in memory, unless its norms were just computed from them
@@ -126,22 +133,26 @@ class _Scan:
             norm_max = float(norms.max())
             o = 0
             while o < m:
-                if fresh:                      # 1. one product under the current weights: the whole
-                    e = m                      #    chunk, streamed from memory by einsum's kernel
+                if fresh:  # 1. one product under the current weights: the whole
+                    e = m  #    chunk, streamed from memory by einsum's kernel
                     ya = np.einsum("ij,j->i", rows, w)
                     fresh = False
-                else:                          #    or a window of rows now in the cache, by BLAS
+                else:  #    or a window of rows now in the cache, by BLAS
                     e = min(o + self.window, m)
                     ya = rows[o:e] @ w
                 ya += self.b
-                ya *= ys[o:e]                  # y * (w.x + b): exact, as y is +1 or -1
-                cut = _tie_band(self.w_norm, norm_max, d)   # >= every row's band (inf or NaN: all)
+                ya *= ys[o:e]  # y * (w.x + b): exact, as y is +1 or -1
+                cut = _tie_band(self.w_norm, norm_max, d)  # >= every row's band (inf or NaN: all)
                 mistake = None
                 for j in (~(ya > cut)).nonzero()[0].tolist():  # mistakes, near-ties and NaN scores
                     yj = float(ys[o + j])
                     a = float(ya[j]) * yj
-                    if not abs(a) > _tie_band(self.w_norm, float(norms[o + j]), d):  # the reference's band
-                        a = _seq_dot(w, rows[o + j]) + self.b  # a near-tie: the left-to-right sum decides
+                    if not abs(a) > _tie_band(
+                        self.w_norm, float(norms[o + j]), d
+                    ):  # the reference's band
+                        a = (
+                            _seq_dot(w, rows[o + j]) + self.b
+                        )  # a near-tie: the left-to-right sum decides
                     if (yj * a <= 0) if margin_rule else ((1.0 if a >= 0 else -1.0) != yj):
                         mistake = (j, a)
                         break
@@ -149,14 +160,14 @@ class _Scan:
                     o = e
                     self.window = min(2 * self.window, self.chunk)
                     continue
-                j, a = mistake                 # 2. the first mistake: the caller updates on it
+                j, a = mistake  # 2. the first mistake: the caller updates on it
                 at = o + j
                 yield lo + at, (lo + at if idx is None else int(idx[at])), a
                 visit = self.visits + lo + at
                 self.gap += 0.25 * (visit - self.last - self.gap)
                 self.last = visit
                 self.window = max(_MIN_WINDOW, min(int(_WINDOW_PER_GAP * self.gap), self.chunk))
-                o = at + 1                     # 3. continue after it, under the new weights
+                o = at + 1  # 3. continue after it, under the new weights
 
     def update(self, i, a):
         """The reference's update on example i with activation a; returns the step c."""
@@ -166,7 +177,7 @@ class _Scan:
         else:
             c = self.eta * (yi - (1.0 if a >= 0 else -1.0))
         w = self.w
-        w += c * self.X[i]                     # an overflow raises just below
+        w += c * self.X[i]  # an overflow raises just below
         if self.fit_intercept:
             self.b += c
         self.w_norm = vector_norm(w)
@@ -176,8 +187,22 @@ class _Scan:
 
 
 @_quiet
-def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record=None,
-          on_update=None, epoch_offset=0):
+def train(
+    X,
+    y,
+    w,
+    b,
+    *,
+    eta,
+    max_iter,
+    order,
+    rule,
+    fit_intercept,
+    rng,
+    record=None,
+    on_update=None,
+    epoch_offset=0,
+):
     """:func:`perclib._engine.train` without ``record``: the same results, scored block by block."""
     if record is not None:
         raise ValueError("the fast path keeps no history; record=True uses the reference loop")
@@ -191,8 +216,9 @@ def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record=
         if order == "random-mistake":
             # one scan of all the data (vectorised, ties settled as the reference does), one update
             a_all = scores(X, scan.w, scan.b, scan.norms())
-            wrong = np.flatnonzero((y * a_all <= 0) if rule == "margin"
-                                   else (np.where(a_all >= 0, 1.0, -1.0) != y))
+            wrong = np.flatnonzero(
+                (y * a_all <= 0) if rule == "margin" else (np.where(a_all >= 0, 1.0, -1.0) != y)
+            )
             if wrong.size == 0:
                 mistakes.append(0)
                 converged = True
@@ -200,7 +226,9 @@ def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record=
             i = int(wrong[rng.integers(wrong.size)])
             found = [(i, float(a_all[i]))]
         else:
-            found = (hit[1:] for hit in scan.epoch(rng.permutation(n) if order == "shuffle" else None))
+            found = (
+                hit[1:] for hit in scan.epoch(rng.permutation(n) if order == "shuffle" else None)
+            )
         updates = 0
         for i, a in found:
             scan.update(i, a)
@@ -254,12 +282,16 @@ def voted(X, y, *, eta, max_iter, order, fit_intercept, rng):
         updates = 0
         for pos, i, a in scan.epoch(rng.permutation(n) if order == "shuffle" else None):
             t = epoch * n + pos
-            weights.append(scan.w.copy()); intercepts.append(scan.b); counts.append(t - t_prev)
+            weights.append(scan.w.copy())
+            intercepts.append(scan.b)
+            counts.append(t - t_prev)
             scan.update(i, a)
             t_prev = t
             updates += 1
         mistakes.append(updates)
-    weights.append(scan.w.copy()); intercepts.append(scan.b); counts.append(max_iter * n - t_prev)
+    weights.append(scan.w.copy())
+    intercepts.append(scan.b)
+    counts.append(max_iter * n - t_prev)
     return weights, intercepts, counts, scan.w, scan.b, mistakes
 
 
@@ -285,7 +317,7 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
     rows_at = np.arange(chunk)
     window = _MIN_WINDOW
     mean_gap, last = 1.0, 0
-    margin_w, margin_b = 0.0, 1e-300    # the gap test's terms: they change only with W and b
+    margin_w, margin_b = 0.0, 1e-300  # the gap test's terms: they change only with W and b
     w_norm_max = 0.0
     mistakes = []
     converged = False
@@ -315,10 +347,10 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
                 # where ||w_k|| ||x|| > 2**1000 a sum may overflow in one order only: no row is sure
                 gap = norm_max * margin_w + margin_b if norm_max * w_norm_max <= _BIG else np.inf
                 found = None
-                for j in (~(lead > gap)).nonzero()[0].tolist():   # not surely right (or NaN)
+                for j in (~(lead > gap)).nonzero()[0].tolist():  # not surely right (or NaN)
                     i = lo + o + j if idx is None else int(idx[o + j])
                     x, t = X[i], int(ts[o + j])
-                    s = W @ x + b                      # exactly the reference's scores
+                    s = W @ x + b  # exactly the reference's scores
                     p = int(np.argmax(s))
                     if p != t:
                         found = (j, i, t, p)
@@ -330,7 +362,7 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
                 j, i, t, p = found
                 c = epoch * n + lo + o + j + 1
                 x = X[i]
-                W[t] += eta * x                    # an overflow raises just below
+                W[t] += eta * x  # an overflow raises just below
                 W[p] -= eta * x
                 U[t] += (eta * c) * x
                 U[p] -= (eta * c) * x

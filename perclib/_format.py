@@ -1,4 +1,5 @@
 """How numbers are written in tables and messages: 4 significant digits, never '-0'."""
+
 import numpy as np
 
 

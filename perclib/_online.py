@@ -11,6 +11,7 @@ The decisions and the weights are the dense reference's, bit for bit: the activa
 0 to the left-to-right sum, and the tie band over the nonzeros bounds the rounding of that
 shorter sum), and an update does the same arithmetic on the same entries.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -32,13 +33,26 @@ def rows(X):
     """The rows of X as ``(j, x)`` pairs, and their Euclidean norms (for the tie band)."""
     if sp.issparse(X):
         ptr, ind, val = X.indptr, X.indices, X.data
-        pairs = [(ind[ptr[i]:ptr[i + 1]], val[ptr[i]:ptr[i + 1]]) for i in range(X.shape[0])]
+        pairs = [(ind[ptr[i] : ptr[i + 1]], val[ptr[i] : ptr[i + 1]]) for i in range(X.shape[0])]
         return pairs, np.array([np.sqrt(np.dot(x, x)) for _, x in pairs])
     return [(slice(None), X[i]) for i in range(X.shape[0])], np.sqrt(np.einsum("ij,ij->i", X, X))
 
 
-def epochs(X, y, w, b, *, eta, max_iter, order, fit_intercept, rng, rule="margin", average=None,
-           stop_when_clean=True):
+def epochs(
+    X,
+    y,
+    w,
+    b,
+    *,
+    eta,
+    max_iter,
+    order,
+    fit_intercept,
+    rng,
+    rule="margin",
+    average=None,
+    stop_when_clean=True,
+):
     """Run up to ``max_iter`` epochs from (w, b) in place; return (b, mistakes, converged).
 
     ``average`` is None (the plain perceptron) or a dict with CIML's ``u``, ``beta`` and ``c``,

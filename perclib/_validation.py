@@ -3,6 +3,7 @@
 Every check raises a ``ValueError`` whose message says what is wrong and, where it helps, what to do.
 Nothing passed in is modified: arrays are read, and copied before anything is written.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -10,7 +11,10 @@ import numbers
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
 
-__all__ = ["ConvergenceWarning", "NotFittedError"]  # scikit-learn's own, so its tools recognise them
+__all__ = [
+    "ConvergenceWarning",
+    "NotFittedError",
+]  # scikit-learn's own, so its tools recognise them
 
 ORDERS = ("cyclic", "shuffle", "random-mistake")
 RULES = ("margin", "prediction")
@@ -22,7 +26,9 @@ def check_array(X, *, name="X"):
     The result is ``X`` itself when it already is such an array (it is only ever read).
     """
     if hasattr(X, "toarray") and not isinstance(X, np.ndarray):
-        raise ValueError(f"{name} is a sparse matrix; pass a dense array (for example {name}.toarray()).")
+        raise ValueError(
+            f"{name} is a sparse matrix; pass a dense array (for example {name}.toarray())."
+        )
     try:
         arr = np.asarray(X)
     except Exception as exc:  # ragged lists and the like
@@ -35,11 +41,14 @@ def check_array(X, *, name="X"):
     if arr.ndim != 2:
         hint = ""
         if arr.ndim == 1:
-            hint = (f" Reshape with {name}.reshape(-1, 1) if it is one feature,"
-                    f" or {name}.reshape(1, -1) if it is one sample.")
+            hint = (
+                f" Reshape with {name}.reshape(-1, 1) if it is one feature,"
+                f" or {name}.reshape(1, -1) if it is one sample."
+            )
         raise ValueError(
             f"{name} must be a 2-D array of shape (n_samples, n_features); "
-            f"got {arr.ndim} dimension(s) with shape {arr.shape}.{hint}")
+            f"got {arr.ndim} dimension(s) with shape {arr.shape}.{hint}"
+        )
     if arr.dtype.kind == "c":
         raise ValueError(f"{name} must be real-valued; got complex dtype {arr.dtype}.")
     if arr.dtype.kind not in "biuf":
@@ -67,9 +76,16 @@ def check_y(y, n_samples, *, name="y"):
     if arr.ndim != 1:
         raise ValueError(
             f"{name} must be 1-D of shape (n_samples,); got shape {arr.shape}."
-            + (f" Use {name}.ravel() for a column vector." if arr.ndim == 2 and 1 in arr.shape else ""))
+            + (
+                f" Use {name}.ravel() for a column vector."
+                if arr.ndim == 2 and 1 in arr.shape
+                else ""
+            )
+        )
     if arr.shape[0] != n_samples:
-        raise ValueError(f"X has {n_samples} samples but {name} has {arr.shape[0]}; they must match.")
+        raise ValueError(
+            f"X has {n_samples} samples but {name} has {arr.shape[0]}; they must match."
+        )
     if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or infinity; every sample needs a label.")
     if arr.dtype.kind == "c":
@@ -91,8 +107,12 @@ def binary_classes(y, model_name):
         raise ValueError(
             f"{model_name} needs exactly 2 classes in y; got {classes.shape[0]} "
             f"class{'es' if classes.shape[0] != 1 else ''}: {_show(classes)}."
-            + (" Only binary classification is supported: use MulticlassPerceptron for more than two."
-               if classes.shape[0] > 2 else ""))
+            + (
+                " Only binary classification is supported: use MulticlassPerceptron for more than two."
+                if classes.shape[0] > 2
+                else ""
+            )
+        )
     return classes
 
 
@@ -100,7 +120,9 @@ def encode_binary(y, classes):
     """Map labels to -1.0 / +1.0, with ``classes[1]`` as +1 (scikit-learn's convention)."""
     unknown = ~np.isin(y, classes)
     if np.any(unknown):
-        raise ValueError(f"y holds labels {_show(np.unique(y[unknown]))} that are not in classes {_show(classes)}.")
+        raise ValueError(
+            f"y holds labels {_show(np.unique(y[unknown]))} that are not in classes {_show(classes)}."
+        )
     return np.where(y == classes[1], 1.0, -1.0)
 
 
@@ -111,7 +133,12 @@ def _show(values, limit=6):
 
 
 def check_positive(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value <= 0:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not np.isfinite(value)
+        or value <= 0
+    ):
         raise ValueError(f"{name} must be a positive number; got {value!r}.")
     return float(value)
 
@@ -124,7 +151,9 @@ def check_max_iter(value, name="max_iter"):
 
 def check_choice(value, name, choices):
     if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(repr(c) for c in choices)}; got {value!r}.")
+        raise ValueError(
+            f"{name} must be one of {', '.join(repr(c) for c in choices)}; got {value!r}."
+        )
     return value
 
 
@@ -138,11 +167,15 @@ def check_random_state(seed):
     """A ``numpy.random.Generator`` from None, an int or a Generator."""
     if seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)):
         if seed is not None and seed < 0:
-            raise ValueError(f"random_state must be None, a non-negative integer or a numpy Generator; got {seed!r}.")
+            raise ValueError(
+                f"random_state must be None, a non-negative integer or a numpy Generator; got {seed!r}."
+            )
         return np.random.default_rng(seed)
     if isinstance(seed, np.random.Generator):
         return seed
-    raise ValueError(f"random_state must be None, a non-negative integer or a numpy Generator; got {seed!r}.")
+    raise ValueError(
+        f"random_state must be None, a non-negative integer or a numpy Generator; got {seed!r}."
+    )
 
 
 def check_init(coef_init, intercept_init, n_features, shape=None):
@@ -162,7 +195,9 @@ def check_init(coef_init, intercept_init, n_features, shape=None):
     else:
         b = np.array(intercept_init, dtype=np.float64)
         if b.shape != bshape and not (bshape == () and b.shape == (1,)):
-            raise ValueError(f"intercept_init must have shape {bshape if bshape else '() (a number)'}; got {b.shape}.")
+            raise ValueError(
+                f"intercept_init must have shape {bshape if bshape else '() (a number)'}; got {b.shape}."
+            )
         b = b.reshape(bshape)
         if not np.all(np.isfinite(b)):
             raise ValueError("intercept_init contains NaN or infinity.")

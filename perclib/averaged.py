@@ -1,4 +1,5 @@
 """The averaged perceptron, as CIML's AveragedPerceptronTrain (Daume III, ch. 4)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -63,7 +64,9 @@ class AveragedPerceptron(OnlineMixin, BinaryLinearModel):
 
     _reference = False  # True: run the plain per-sample loop below (the tests' reference)
 
-    def __init__(self, *, eta=1.0, max_iter=10, order="cyclic", fit_intercept=True, random_state=None):
+    def __init__(
+        self, *, eta=1.0, max_iter=10, order="cyclic", fit_intercept=True, random_state=None
+    ):
         self.eta = eta
         self.max_iter = max_iter
         self.order = order
@@ -75,10 +78,18 @@ class AveragedPerceptron(OnlineMixin, BinaryLinearModel):
     def _fit(self, X, y):
         """Run ``max_iter`` epochs and keep the average of the iterates."""
         d = X.shape[1]
-        if not (self._reference or sp.issparse(X)):  # the same mistakes and weights, found block by block
-            w, b, u, beta, c, mistakes = _fast.averaged(X, y, eta=float(self.eta), max_iter=self.max_iter,
-                                                        order=self.order, fit_intercept=self.fit_intercept,
-                                                        rng=self._rng)
+        if not (
+            self._reference or sp.issparse(X)
+        ):  # the same mistakes and weights, found block by block
+            w, b, u, beta, c, mistakes = _fast.averaged(
+                X,
+                y,
+                eta=float(self.eta),
+                max_iter=self.max_iter,
+                order=self.order,
+                fit_intercept=self.fit_intercept,
+                rng=self._rng,
+            )
             self._state = {"u": u, "beta": beta, "c": c}
         else:
             self._state = {"u": np.zeros(d), "beta": 0.0, "c": 1}
@@ -96,9 +107,19 @@ class AveragedPerceptron(OnlineMixin, BinaryLinearModel):
         self._keep(w, b, mistakes)
 
     def _epochs(self, X, y, w, b, max_iter, mistakes):
-        b, new, _ = _online.epochs(X, y, w, b, eta=float(self.eta), max_iter=max_iter, order=self.order,
-                                   fit_intercept=self.fit_intercept, rng=self._rng,
-                                   average=self._state, stop_when_clean=False)
+        b, new, _ = _online.epochs(
+            X,
+            y,
+            w,
+            b,
+            eta=float(self.eta),
+            max_iter=max_iter,
+            order=self.order,
+            fit_intercept=self.fit_intercept,
+            rng=self._rng,
+            average=self._state,
+            stop_when_clean=False,
+        )
         return b, np.concatenate([mistakes, new])
 
     def _keep(self, w, b, mistakes):

@@ -3,6 +3,7 @@
 Nothing here reaches the network: the generators draw from a seeded ``numpy.random.Generator``
 and the loaders read the files that ship inside scikit-learn.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -30,8 +31,9 @@ def worked_example():
     return X, y
 
 
-def make_separable(n_samples=100, n_features=2, margin=0.1, *, bias=True, random_state=None,
-                   return_separator=False):
+def make_separable(
+    n_samples=100, n_features=2, margin=0.1, *, bias=True, random_state=None, return_separator=False
+):
     """Linearly separable data with a chosen margin.
 
     Points are uniform in [-1, 1]^d. A random unit normal w* (and, with ``bias``, an offset b* in
@@ -48,7 +50,9 @@ def make_separable(n_samples=100, n_features=2, margin=0.1, *, bias=True, random
     n = _check_count(n_samples, "n_samples", 2)
     d = _check_count(n_features, "n_features")
     if isinstance(margin, bool) or not isinstance(margin, numbers.Real) or not 0 <= margin < 0.9:
-        raise ValueError(f"margin must be a number in [0, 0.9) for points in [-1, 1]^d; got {margin!r}.")
+        raise ValueError(
+            f"margin must be a number in [0, 0.9) for points in [-1, 1]^d; got {margin!r}."
+        )
     rng = V.check_random_state(random_state)
     for _ in range(1000):
         w = rng.normal(size=d)
@@ -65,7 +69,9 @@ def make_separable(n_samples=100, n_features=2, margin=0.1, *, bias=True, random
         y = np.where(X @ w + b >= 0, 1, -1)
         if X.shape[0] == n and len(np.unique(y)) == 2:
             return (X, y, (w, b)) if return_separator else (X, y)
-    raise ValueError(f"Could not draw {n} points with margin {margin} and both classes; use a smaller margin.")
+    raise ValueError(
+        f"Could not draw {n} points with margin {margin} and both classes; use a smaller margin."
+    )
 
 
 def make_noisy(n_samples=100, n_features=2, flip=0.1, *, margin=0.0, random_state=None):
@@ -136,7 +142,9 @@ def _sklearn_datasets():
     try:
         from sklearn import datasets
     except ImportError:  # pragma: no cover - scikit-learn is in the course's extra
-        raise ImportError("The real datasets ship with scikit-learn: pip install -e '.[course]'.") from None
+        raise ImportError(
+            "The real datasets ship with scikit-learn: pip install -e '.[course]'."
+        ) from None
     return datasets
 
 

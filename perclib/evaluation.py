@@ -17,6 +17,7 @@ corresponding perclib model (:class:`~perclib.Perceptron`, :class:`~perclib.Vote
 :class:`~perclib.AveragedPerceptron`, :class:`~perclib.PocketPerceptron`) fitted for the same number
 of epochs.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -63,7 +64,9 @@ def iterate_average(X, y, *, max_iter=10, eta=1.0, first=0):
     max_iter = V.check_max_iter(max_iter)
     eta = V.check_positive(eta, "eta")
     if first not in (0, 1) or isinstance(first, bool):
-        raise ValueError(f"first must be 0 (average w_0..w_T) or 1 (average w_1..w_T); got {first!r}.")
+        raise ValueError(
+            f"first must be 0 (average w_0..w_T) or 1 (average w_1..w_T); got {first!r}."
+        )
     n, d = X.shape
     w, b = np.zeros(d), 0.0
     ws, bs = [w.copy()], [b]
@@ -107,30 +110,33 @@ def lazy_average(X, y, *, max_iter=10, eta=1.0, slip=None):
     max_iter = V.check_max_iter(max_iter)
     eta = V.check_positive(eta, "eta")
     if slip is not None and slip not in SLIPS:
-        raise ValueError(f"slip must be None or one of {', '.join(repr(s) for s in SLIPS)}; got {slip!r}.")
+        raise ValueError(
+            f"slip must be None or one of {', '.join(repr(s) for s in SLIPS)}; got {slip!r}."
+        )
     n, d = X.shape
-    w, b = np.zeros(d), 0.0                            # line 1
-    u, beta = np.zeros(d), 0.0                         # line 2
-    c = 0 if slip == "c starts at 0" else 1            # line 3
-    for _ in range(max_iter):                          # line 4
-        for i in range(n):                             # line 5
+    w, b = np.zeros(d), 0.0  # line 1
+    u, beta = np.zeros(d), 0.0  # line 2
+    c = 0 if slip == "c starts at 0" else 1  # line 3
+    for _ in range(max_iter):  # line 4
+        for i in range(n):  # line 5
             x = X[i]
-            if y[i] * activation(w, b, x) <= 0:        # line 6
-                w = w + (eta * y[i]) * x               # line 7
-                b += eta * y[i]                        # line 8
-                u = u + (eta * y[i] * c) * x           # line 9
-                beta += eta * y[i] * c                 # line 10
+            if y[i] * activation(w, b, x) <= 0:  # line 6
+                w = w + (eta * y[i]) * x  # line 7
+                b += eta * y[i]  # line 8
+                u = u + (eta * y[i] * c) * x  # line 9
+                beta += eta * y[i] * c  # line 10
                 if slip == "c counts only mistakes":
                     c += 1
             if slip != "c counts only mistakes":
-                c += 1                                 # line 12
+                c += 1  # line 12
     if slip == "returns w - c*u":
         return w - c * u, float(b - c * beta)
-    return w - u / c, float(b - beta / c)              # line 15
+    return w - u / c, float(b - beta / c)  # line 15
 
 
-def epoch_errors(X_train, y_train, X_test, y_test, *, max_epochs=20, eta=1.0, order="shuffle",
-                 random_state=None):
+def epoch_errors(
+    X_train, y_train, X_test, y_test, *, max_epochs=20, eta=1.0, order="shuffle", random_state=None
+):
     """The test error of the four answers after each epoch of one perceptron run.
 
     One run of the perceptron (margin rule, w and b from 0) over ``X_train`` keeps, at once:
@@ -166,7 +172,9 @@ def epoch_errors(X_train, y_train, X_test, y_test, *, max_epochs=20, eta=1.0, or
     Xt = V.check_array(X_test, name="X_test")
     yt = V.check_y(y_test, Xt.shape[0], name="y_test")
     if Xt.shape[1] != X.shape[1]:
-        raise ValueError(f"X_test has {Xt.shape[1]} features but X_train has {X.shape[1]}; they must match.")
+        raise ValueError(
+            f"X_test has {Xt.shape[1]} features but X_train has {X.shape[1]}; they must match."
+        )
     yt = V.encode_binary(yt, classes)
     max_epochs = V.check_max_iter(max_epochs, "max_epochs")
     eta = V.check_positive(eta, "eta")
@@ -181,9 +189,9 @@ def epoch_errors(X_train, y_train, X_test, y_test, *, max_epochs=20, eta=1.0, or
     def test_error(signs):
         return float(np.mean(signs != yt))
 
-    w, b = np.zeros(d), 0.0                  # the last iterate
-    u, beta, c = np.zeros(d), 0.0, 1         # averaged: CIML's sums and counter
-    count, vote = 0, np.zeros(Xt.shape[0])   # voted: survival count of w, votes of finished vectors
+    w, b = np.zeros(d), 0.0  # the last iterate
+    u, beta, c = np.zeros(d), 0.0, 1  # averaged: CIML's sums and counter
+    count, vote = 0, np.zeros(Xt.shape[0])  # voted: survival count of w, votes of finished vectors
     pocket_w, pocket_b, pocket_m = w.copy(), 0.0, training_mistakes(w, 0.0)
     errors = {m: np.empty(max_epochs) for m in METHODS}
     for epoch in range(max_epochs):
@@ -211,7 +219,11 @@ def epoch_errors(X_train, y_train, X_test, y_test, *, max_epochs=20, eta=1.0, or
 
 
 def _check_fraction(value, name):
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating)) or not 0 < value < 1:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float, np.floating))
+        or not 0 < value < 1
+    ):
         raise ValueError(f"{name} must be a number strictly between 0 and 1; got {value!r}.")
     return float(value)
 
@@ -325,17 +337,33 @@ def error_curves(task, *, n_seeds=20, max_epochs=20, eta=1.0, order="shuffle", f
     (3, 5)
     """
     if not callable(task):
-        raise ValueError("task must be a function of a seed returning (X_train, y_train, X_test, y_test), "
-                         "for example noisy_task() or split_task(X, y).")
+        raise ValueError(
+            "task must be a function of a seed returning (X_train, y_train, X_test, y_test), "
+            "for example noisy_task() or split_task(X, y)."
+        )
     n_seeds = V.check_max_iter(n_seeds, "n_seeds")
     max_epochs = V.check_max_iter(max_epochs, "max_epochs")
-    if isinstance(first_seed, bool) or not isinstance(first_seed, (int, np.integer)) or first_seed < 0:
+    if (
+        isinstance(first_seed, bool)
+        or not isinstance(first_seed, (int, np.integer))
+        or first_seed < 0
+    ):
         raise ValueError(f"first_seed must be an integer >= 0; got {first_seed!r}.")
     runs = []
     for seed in range(first_seed, first_seed + n_seeds):
         X_train, y_train, X_test, y_test = task(seed)
-        runs.append(epoch_errors(X_train, y_train, X_test, y_test, max_epochs=max_epochs, eta=eta,
-                                 order=order, random_state=seed))
+        runs.append(
+            epoch_errors(
+                X_train,
+                y_train,
+                X_test,
+                y_test,
+                max_epochs=max_epochs,
+                eta=eta,
+                order=order,
+                random_state=seed,
+            )
+        )
     errors = {m: np.array([r[m] for r in runs]) for m in METHODS}
     return ErrorCurves(np.arange(1, max_epochs + 1), errors)
 
@@ -364,8 +392,10 @@ def prediction_cost(model):
         return {"vectors": K, "multiplications": K * d + K, "numbers_stored": K * (d + 2)}
     coef = np.asarray(fitted.get("coef_"))
     if coef.ndim != 1:
-        raise ValueError(f"prediction_cost handles binary models (voted or with a 1-D coef_); "
-                         f"got {type(model).__name__}.")
+        raise ValueError(
+            f"prediction_cost handles binary models (voted or with a 1-D coef_); "
+            f"got {type(model).__name__}."
+        )
     return {"vectors": 1, "multiplications": d, "numbers_stored": d + 1}
 
 
@@ -382,8 +412,10 @@ def confusion_matrix(y_true, y_pred, *, labels=None):
     """
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
     if y_true.ndim != 1 or y_pred.ndim != 1 or y_true.shape != y_pred.shape:
-        raise ValueError(f"y_true and y_pred must be 1-D and of the same length; "
-                         f"got shapes {y_true.shape} and {y_pred.shape}.")
+        raise ValueError(
+            f"y_true and y_pred must be 1-D and of the same length; "
+            f"got shapes {y_true.shape} and {y_pred.shape}."
+        )
     if labels is None:
         labels = np.unique(np.concatenate([y_true, y_pred]))
     else:

@@ -16,6 +16,7 @@ y θ·x <= 0.
 
 Other helpers may append their own functions at the end of this file.
 """
+
 from __future__ import annotations
 
 import html
@@ -26,8 +27,8 @@ import numpy as np
 
 from . import _validation as V
 from ._engine import activation, is_mistake, step_size
-from .datasets import worked_example
 from ._format import num as _num
+from .datasets import worked_example
 
 _TOL = 1e-9
 
@@ -47,6 +48,7 @@ def _sign(v):
 
 # -- the lecture's table from a recorded fit ------------------------------------------------------
 
+
 class TraceTable:
     """The lecture's trace table: one row per visited example.
 
@@ -64,8 +66,16 @@ class TraceTable:
         out = []
         for r in self.rows:
             update = f"θ ← {_theta(r['theta'][0], r['theta'][1:])}" if r["updated"] else "no"
-            out.append([str(r["epoch"]), _point(r["x"]), _num(r["theta_x"]), _sign(r["y_hat"]), _sign(r["y"]),
-                        update])
+            out.append(
+                [
+                    str(r["epoch"]),
+                    _point(r["x"]),
+                    _num(r["theta_x"]),
+                    _sign(r["y_hat"]),
+                    _sign(r["y"]),
+                    update,
+                ]
+            )
         return out
 
     def __len__(self):
@@ -74,9 +84,13 @@ class TraceTable:
     def __str__(self):
         body = self.cells()
         widths = [max(len(c) for c in col) for col in zip(self.COLUMNS, *body)]
+
         def line(cells):  # numbers right-aligned, the update column left-aligned
             return "  ".join([c.rjust(wd) for c, wd in zip(cells[:-1], widths)] + [cells[-1]])
-        lines = [line(self.COLUMNS), "  ".join("-" * wd for wd in widths)] + [line(row) for row in body]
+
+        lines = [line(self.COLUMNS), "  ".join("-" * wd for wd in widths)] + [
+            line(row) for row in body
+        ]
         return "\n".join(lines)
 
     __repr__ = __str__
@@ -86,8 +100,10 @@ class TraceTable:
         head = "".join(f"<th style='{cell}'>{html.escape(c)}</th>" for c in self.COLUMNS)
         rows = "".join(
             f"<tr style='background:{'#fbe3d6' if r['updated'] else 'white'}'>"
-            + "".join(f"<td style='{cell}'>{html.escape(c)}</td>" for c in row) + "</tr>"
-            for r, row in zip(self.rows, self.cells()))
+            + "".join(f"<td style='{cell}'>{html.escape(c)}</td>" for c in row)
+            + "</tr>"
+            for r, row in zip(self.rows, self.cells())
+        )
         return f"<table><tr>{head}</tr>{rows}</table>"
 
 
@@ -115,24 +131,39 @@ def trace_table(history, *, epochs=None):
         1  <-1,0>   -2  -1  -1  no
     """
     if isinstance(history, (str, bytes)) or not hasattr(history, "__iter__"):
-        raise ValueError("history must be a sequence of steps, such as model.history_ of "
-                         "Perceptron(record=True).")
+        raise ValueError(
+            "history must be a sequence of steps, such as model.history_ of "
+            "Perceptron(record=True)."
+        )
     if epochs is not None:
         keep = {int(epochs)} if isinstance(epochs, numbers.Integral) else {int(e) for e in epochs}
     rows = []
     for k, s in enumerate(history):
-        if not all(hasattr(s, f) for f in ("epoch", "x", "activation", "y_hat", "y", "updated", "w", "b")):
-            raise ValueError(f"history[{k}] is not a recorded step (it needs epoch, x, activation, y_hat, y, "
-                             f"updated, w and b); pass model.history_ of Perceptron(record=True).")
+        if not all(
+            hasattr(s, f) for f in ("epoch", "x", "activation", "y_hat", "y", "updated", "w", "b")
+        ):
+            raise ValueError(
+                f"history[{k}] is not a recorded step (it needs epoch, x, activation, y_hat, y, "
+                f"updated, w and b); pass model.history_ of Perceptron(record=True)."
+            )
         if epochs is not None and s.epoch not in keep:
             continue
-        rows.append({"epoch": s.epoch, "x": np.array(s.x, dtype=float), "theta_x": float(s.activation),
-                     "y_hat": float(s.y_hat), "y": float(s.y), "updated": bool(s.updated),
-                     "theta": np.concatenate([[float(s.b)], np.asarray(s.w, dtype=float)])})
+        rows.append(
+            {
+                "epoch": s.epoch,
+                "x": np.array(s.x, dtype=float),
+                "theta_x": float(s.activation),
+                "y_hat": float(s.y_hat),
+                "y": float(s.y),
+                "updated": bool(s.updated),
+                "theta": np.concatenate([[float(s.b)], np.asarray(s.w, dtype=float)]),
+            }
+        )
     return TraceTable(rows)
 
 
 # -- checking a hand-computed trace ----------------------------------------------------------------
+
 
 @dataclass
 class Feedback:
@@ -185,8 +216,17 @@ def epoch_trace(X, y, order, *, theta0=None, rule="prediction", eta=1.0):
             c = step_size(yi, a, eta, rule)
             w = w + c * x
             b = b + c
-        rows.append({"index": i, "x": x.copy(), "y": yi, "theta_x": a, "y_hat": 1.0 if a >= 0 else -1.0,
-                     "updated": mistake, "theta": np.concatenate([[b], w])})
+        rows.append(
+            {
+                "index": i,
+                "x": x.copy(),
+                "y": yi,
+                "theta_x": a,
+                "y_hat": 1.0 if a >= 0 else -1.0,
+                "updated": mistake,
+                "theta": np.concatenate([[b], w]),
+            }
+        )
     return rows
 
 
@@ -201,7 +241,9 @@ def _setup(X, y, theta0):
     d = X.shape[1]
     theta = np.zeros(d + 1) if theta0 is None else np.array(theta0, dtype=np.float64)
     if theta.shape != (d + 1,) or not np.all(np.isfinite(theta)):
-        raise ValueError(f"theta0 must be {d + 1} finite numbers (b, w1, ..., w{d}); got {theta0!r}.")
+        raise ValueError(
+            f"theta0 must be {d + 1} finite numbers (b, w1, ..., w{d}); got {theta0!r}."
+        )
     return X, ys, theta[1:].copy(), float(theta[0])
 
 
@@ -213,13 +255,17 @@ def _parse_row(row, k):
     if isinstance(row, dict):
         missing = [key for key in _KEYS if key not in row]
         if missing:
-            raise ValueError(f"Row {k + 1} of your answer lacks {', '.join(missing)}; each row is a dict with the "
-                             f"keys x, theta_x, y_hat, theta, or a tuple (x, θ·x, ŷ, θ after).")
+            raise ValueError(
+                f"Row {k + 1} of your answer lacks {', '.join(missing)}; each row is a dict with the "
+                f"keys x, theta_x, y_hat, theta, or a tuple (x, θ·x, ŷ, θ after)."
+            )
         return [row[key] for key in _KEYS]
     if isinstance(row, (tuple, list)) and len(row) == 4:
         return list(row)
-    raise ValueError(f"Row {k + 1} of your answer must be a tuple (x, θ·x, ŷ, θ after the step), "
-                     f"for example ((1, 1), 0, 1, (0, 0, 0)); got {row!r}.")
+    raise ValueError(
+        f"Row {k + 1} of your answer must be a tuple (x, θ·x, ŷ, θ after the step), "
+        f"for example ((1, 1), 0, 1, (0, 0, 0)); got {row!r}."
+    )
 
 
 def _blank(value):
@@ -240,8 +286,18 @@ def _scalar(value):
     return float(value)
 
 
-def check_epoch(answer, X=None, y=None, *, theta0=None, rule="prediction", eta=1.0, epochs=1, first_epoch=1,
-                reveal=False):
+def check_epoch(
+    answer,
+    X=None,
+    y=None,
+    *,
+    theta0=None,
+    rule="prediction",
+    eta=1.0,
+    epochs=1,
+    first_epoch=1,
+    reveal=False,
+):
     """Check a hand-computed trace and say where it first goes wrong.
 
     Parameters
@@ -284,34 +340,59 @@ def check_epoch(answer, X=None, y=None, *, theta0=None, rule="prediction", eta=1
     X_, ys, _, _ = _setup(X, y, theta0)
     n, d = X_.shape
     if isinstance(answer, (str, bytes, dict)) or not hasattr(answer, "__len__"):
-        raise ValueError("answer must be a list of rows, one per visited point: (x, θ·x, ŷ, θ after the step).")
+        raise ValueError(
+            "answer must be a list of rows, one per visited point: (x, θ·x, ŷ, θ after the step)."
+        )
     epochs = V.check_max_iter(epochs, "epochs")
     rows = [_parse_row(r, k) for k, r in enumerate(answer)]
     if not rows:
-        return Feedback(False, f"Your answer has no rows yet: write one row per point ({n} per epoch), "
-                               f"then run this cell.", 1, neutral=True)
+        return Feedback(
+            False,
+            f"Your answer has no rows yet: write one row per point ({n} per epoch), "
+            f"then run this cell.",
+            1,
+            neutral=True,
+        )
     if len(rows) > epochs * n:
-        return Feedback(False, f"Your answer has {len(rows)} rows, but {epochs} epoch(s) of {n} points have "
-                               f"{epochs * n}. Each epoch visits every point exactly once.", None)
+        return Feedback(
+            False,
+            f"Your answer has {len(rows)} rows, but {epochs} epoch(s) of {n} points have "
+            f"{epochs * n}. Each epoch visits every point exactly once.",
+            None,
+        )
 
     order = []
     for k, (x, *_rest) in enumerate(rows):
         where = f"step {k + 1} (epoch {first_epoch + k // n})"
         if _blank(x):
-            return Feedback(False, f"{where}: fill in the point x you visit, then run this cell.", k + 1,
-                            neutral=True)
+            return Feedback(
+                False,
+                f"{where}: fill in the point x you visit, then run this cell.",
+                k + 1,
+                neutral=True,
+            )
         xv = _vector(x, d)
         if xv is None:
-            return Feedback(False, f"{where}: x should be a point with {d} coordinates; got {x!r}.", k + 1)
+            return Feedback(
+                False, f"{where}: x should be a point with {d} coordinates; got {x!r}.", k + 1
+            )
         hits = np.flatnonzero(np.all(np.abs(X_ - xv) <= _TOL, axis=1))
         if hits.size == 0:
-            return Feedback(False, f"{where}: x = {_point(xv)} is not one of the data points "
-                                   f"{', '.join(_point(p) for p in X_)}.", k + 1)
+            return Feedback(
+                False,
+                f"{where}: x = {_point(xv)} is not one of the data points "
+                f"{', '.join(_point(p) for p in X_)}.",
+                k + 1,
+            )
         start = (k // n) * n
         unused = [int(i) for i in hits if int(i) not in order[start:]]
         if not unused:
-            return Feedback(False, f"{where}: x = {_point(xv)} was already visited in this epoch; "
-                                   f"each epoch visits every point exactly once.", k + 1)
+            return Feedback(
+                False,
+                f"{where}: x = {_point(xv)} was already visited in this epoch; "
+                f"each epoch visits every point exactly once.",
+                k + 1,
+            )
         order.append(unused[0])
 
     truth = epoch_trace(X_, np.where(ys > 0, 1, -1), order, theta0=theta0, rule=rule, eta=eta)
@@ -323,8 +404,12 @@ def check_epoch(answer, X=None, y=None, *, theta0=None, rule="prediction", eta=1
             return Feedback(False, message, k + 1, neutral=message.endswith("then run this cell."))
         theta = ref["theta"]
     if len(rows) < epochs * n:
-        return Feedback(False, f"All {len(rows)} steps so far are right; {epochs * n - len(rows)} to go.", None)
-    return Feedback(True, f"Right: all {len(rows)} steps are correct; θ ends at {_theta(theta[0], theta[1:])}.")
+        return Feedback(
+            False, f"All {len(rows)} steps so far are right; {epochs * n - len(rows)} to go.", None
+        )
+    return Feedback(
+        True, f"Right: all {len(rows)} steps are correct; θ ends at {_theta(theta[0], theta[1:])}."
+    )
 
 
 def _check_row(row, ref, theta, where, rule, eta, d, reveal=True):
@@ -340,31 +425,46 @@ def _check_row(row, ref, theta, where, rule, eta, d, reveal=True):
     if a is None:
         return f"{where}: your activation θ·x should be a number; got {theta_x!r}."
     if abs(a - ref["theta_x"]) > _TOL:
-        terms = " + ".join([_num(theta[0])] + [f"{_num(t)}·{_num(v)}" for t, v in zip(theta[1:], x)])
-        return (f"{where}: your activation θ·x is {_num(a)} but it should be {_num(ref['theta_x'])} "
-                f"(θ = {before} before this step, so θ·x = {terms}).")
+        terms = " + ".join(
+            [_num(theta[0])] + [f"{_num(t)}·{_num(v)}" for t, v in zip(theta[1:], x)]
+        )
+        return (
+            f"{where}: your activation θ·x is {_num(a)} but it should be {_num(ref['theta_x'])} "
+            f"(θ = {before} before this step, so θ·x = {terms})."
+        )
     p = _scalar(y_hat)
     if p is None or p not in (-1.0, 1.0):
         return f"{where}: your prediction ŷ should be +1 or -1; got {y_hat!r}."
     if p != ref["y_hat"]:
-        return (f"{where}: your prediction ŷ is {_sign(p)} but it should be {_sign(ref['y_hat'])} "
-                f"(ŷ = +1 when θ·x >= 0, so sign(0) = +1; here θ·x = {_num(ref['theta_x'])}).")
+        return (
+            f"{where}: your prediction ŷ is {_sign(p)} but it should be {_sign(ref['y_hat'])} "
+            f"(ŷ = +1 when θ·x >= 0, so sign(0) = +1; here θ·x = {_num(ref['theta_x'])})."
+        )
     t = _vector(theta_after, d + 1)
     if t is None:
         return f"{where}: θ after the step should be {d + 1} numbers (b, w1, ..., w{d}); got {theta_after!r}."
     if np.any(np.abs(t - ref["theta"]) > _TOL):
         y = ref["y"]
         if not ref["updated"]:
-            why = (f"ŷ = y = {_sign(y)}, so there is no update" if rule == "prediction"
-                   else f"y·θ·x = {_num(y * ref['theta_x'])} > 0, so there is no update")
+            why = (
+                f"ŷ = y = {_sign(y)}, so there is no update"
+                if rule == "prediction"
+                else f"y·θ·x = {_num(y * ref['theta_x'])} > 0, so there is no update"
+            )
         elif rule == "prediction":
-            why = (f"ŷ = {_sign(ref['y_hat'])} but y = {_sign(y)}, so θ ← θ + η(y − ŷ)(1, x) = "
-                   f"{before} + {_num(eta * (y - ref['y_hat']))}·(1, {', '.join(_num(v) for v in x)})")
+            why = (
+                f"ŷ = {_sign(ref['y_hat'])} but y = {_sign(y)}, so θ ← θ + η(y − ŷ)(1, x) = "
+                f"{before} + {_num(eta * (y - ref['y_hat']))}·(1, {', '.join(_num(v) for v in x)})"
+            )
         else:
-            why = (f"y·θ·x = {_num(y * ref['theta_x'])} <= 0, so θ ← θ + ηy(1, x) = "
-                   f"{before} + {_num(eta * y)}·(1, {', '.join(_num(v) for v in x)})")
-        return (f"{where}: your θ after the step is {_theta(t[0], t[1:])} but it should be "
-                f"{_theta(ref['theta'][0], ref['theta'][1:])} ({why}).")
+            why = (
+                f"y·θ·x = {_num(y * ref['theta_x'])} <= 0, so θ ← θ + ηy(1, x) = "
+                f"{before} + {_num(eta * y)}·(1, {', '.join(_num(v) for v in x)})"
+            )
+        return (
+            f"{where}: your θ after the step is {_theta(t[0], t[1:])} but it should be "
+            f"{_theta(ref['theta'][0], ref['theta'][1:])} ({why})."
+        )
     return None
 
 
@@ -383,8 +483,10 @@ def _hint_row(row, ref, theta, where, rule, eta, d):
     if abs(a - ref["theta_x"]) > _TOL:
         if abs(a - (ref["theta_x"] - theta[0])) <= _TOL and theta[0] != 0:
             return f"{where}: your activation θ·x leaves out the bias b, θ's first entry (x is augmented with a 1)."
-        return (f"{where}: your activation θ·x is {_num(a)}, which is not {terms} for θ = {before}, the θ "
-                f"after the previous step. Recompute it term by term.")
+        return (
+            f"{where}: your activation θ·x is {_num(a)}, which is not {terms} for θ = {before}, the θ "
+            f"after the previous step. Recompute it term by term."
+        )
     p = _scalar(y_hat)
     if p is None or p not in (-1.0, 1.0):
         return f"{where}: your prediction ŷ should be +1 or -1; got {y_hat!r}."
@@ -401,18 +503,37 @@ def _hint_row(row, ref, theta, where, rule, eta, d):
         why = "ŷ = y here" if rule == "prediction" else "y·θ·x > 0 here"
         return f"{where}: {why}, so the rule makes no update: θ after the step is θ before it."
     c = float(np.round((ref["theta"] - theta) @ z / (z @ z), 12))
-    guesses = [(theta, "this step is a mistake, so θ changes" + (" (ŷ ≠ y)" if rule == "prediction"
-                                                                    else " (y·θ·x <= 0)")),
-               (theta - c * z, "the step goes towards the point's label: θ + c·(1, x) with c of y's sign, "
-                               "not minus"),
-               (theta + np.concatenate([[0.0], c * x]), "the bias changes too: the augmented x starts with "
-                                                         "a 1, so b moves by the same factor")]
+    guesses = [
+        (
+            theta,
+            "this step is a mistake, so θ changes"
+            + (" (ŷ ≠ y)" if rule == "prediction" else " (y·θ·x <= 0)"),
+        ),
+        (
+            theta - c * z,
+            "the step goes towards the point's label: θ + c·(1, x) with c of y's sign, not minus",
+        ),
+        (
+            theta + np.concatenate([[0.0], c * x]),
+            "the bias changes too: the augmented x starts with a 1, so b moves by the same factor",
+        ),
+    ]
     if rule == "prediction":
-        guesses.append((theta + eta * y * z, "you took the margin rule's step ηy(1, x); the lecture's rule adds "
-                                             "η(y − ŷ)(1, x), which is twice that on a mistake"))
+        guesses.append(
+            (
+                theta + eta * y * z,
+                "you took the margin rule's step ηy(1, x); the lecture's rule adds "
+                "η(y − ŷ)(1, x), which is twice that on a mistake",
+            )
+        )
     else:
-        guesses.append((theta + 2 * eta * y * z, "you took the lecture's step η(y − ŷ)(1, x); the margin rule "
-                                                 "adds ηy(1, x), half of that"))
+        guesses.append(
+            (
+                theta + 2 * eta * y * z,
+                "you took the lecture's step η(y − ŷ)(1, x); the margin rule "
+                "adds ηy(1, x), half of that",
+            )
+        )
     for guess, hint in guesses:
         if np.all(np.abs(t - guess) <= _TOL):
             return f"{where}: your θ after the step is not right: {hint}."
@@ -445,7 +566,9 @@ def check_value(answer, expected, *, what="your answer", why="", tol=1e-9):
             return Feedback(False, f"Not yet: {what} should be a number; got {answer!r}.")
         ok = got.shape == exp.shape and bool(np.all(np.abs(got - exp) <= tol))
         shown = _num(got) if got.ndim == 0 else "(" + ", ".join(_num(v) for v in got.ravel()) + ")"
-        expected = _num(exp) if exp.ndim == 0 else "(" + ", ".join(_num(v) for v in exp.ravel()) + ")"
+        expected = (
+            _num(exp) if exp.ndim == 0 else "(" + ", ".join(_num(v) for v in exp.ravel()) + ")"
+        )
     if ok:
         return Feedback(True, f"Right: {what} is {expected}{reason}.")
     return Feedback(False, f"Not yet: {what} is {shown} but it should be {expected}{reason}.")
@@ -462,6 +585,7 @@ def check_value(answer, expected, *, what="your answer", why="", tol=1e-9):
 # The expected value is computed here, from the data, when the check runs; a wrong answer is matched
 # against the anticipated mistakes (forgot the bias, wrong sign, squared, off by one, ...) to give a
 # hint about the kind of mistake; the worked solution shows only on request, show_solution("01-2").
+
 
 @dataclass
 class Mistake:
@@ -524,6 +648,7 @@ def register(exercise):
 def get_exercise(exercise_id):
     """The registered exercise with this id (a clear error names the known ids)."""
     from . import exercise_bank  # noqa: F401  (registers the course's exercises)
+
     if exercise_id not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY)) or "none"
         raise ValueError(f"There is no exercise {exercise_id!r}; the exercises are: {known}.")
@@ -584,13 +709,18 @@ def check(exercise_id, answer, *, because=None):
     """
     ex = get_exercise(exercise_id)
     if ex.kind == "implement":
-        raise ValueError(f"Exercise {exercise_id!r} asks for a function: use check_function({exercise_id!r}, "
-                         f"your_function).")
+        raise ValueError(
+            f"Exercise {exercise_id!r} asks for a function: use check_function({exercise_id!r}, "
+            f"your_function)."
+        )
     if _blank(answer) or (ex.judge is None and _has_blank(answer)):
         return _blank_feedback(ex.what)
     if ex.kind == "explain" and (not isinstance(because, str) or len(because.split()) < 4):
-        return Feedback(False, f"Write your argument in `because` (a sentence or two), then run this cell.",
-                        neutral=True)
+        return Feedback(
+            False,
+            "Write your argument in `because` (a sentence or two), then run this cell.",
+            neutral=True,
+        )
     if ex.judge is not None:
         problem = ex.judge(answer)
         if isinstance(problem, Feedback):  # a checker with its own verdicts (a hand trace)
@@ -618,7 +748,9 @@ def _close(a, b, tol):
 def _flat(result):
     """A function's result as one float vector (tuples such as (w, b) are concatenated)."""
     if isinstance(result, tuple):
-        return np.concatenate([np.atleast_1d(np.asarray(r, dtype=np.float64)).ravel() for r in result])
+        return np.concatenate(
+            [np.atleast_1d(np.asarray(r, dtype=np.float64)).ravel() for r in result]
+        )
     return np.atleast_1d(np.asarray(result, dtype=np.float64)).ravel()
 
 
@@ -626,7 +758,11 @@ def _describe(args):
     parts = []
     for a in args:
         arr = np.asarray(a)
-        parts.append(_num(float(arr)) if arr.ndim == 0 else "(" + ", ".join(_num(float(v)) for v in arr.ravel()) + ")")
+        parts.append(
+            _num(float(arr))
+            if arr.ndim == 0
+            else "(" + ", ".join(_num(float(v)) for v in arr.ravel()) + ")"
+        )
     return ", ".join(parts)
 
 
@@ -639,26 +775,41 @@ def check_function(exercise_id, func):
     """
     ex = get_exercise(exercise_id)
     if ex.kind != "implement":
-        raise ValueError(f"Exercise {exercise_id!r} asks for a value: use check({exercise_id!r}, answer).")
+        raise ValueError(
+            f"Exercise {exercise_id!r} asks for a value: use check({exercise_id!r}, answer)."
+        )
     if _blank(func):
         return _blank_feedback(ex.what)
     if not callable(func):
-        return Feedback(False, f"Not yet: pass your function itself (its name, without brackets); got {func!r}.")
-    cases = ex.expected(np.random.default_rng(ex.seed))[:ex.trials]
+        return Feedback(
+            False, f"Not yet: pass your function itself (its name, without brackets); got {func!r}."
+        )
+    cases = ex.expected(np.random.default_rng(ex.seed))[: ex.trials]
     failing = []
     for args, ref in cases:
         copies = [np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args]
         try:
             got = func(*copies)
         except Exception as err:  # the student's code: any error is feedback, not a crash
-            return Feedback(False, f"Not yet: on the inputs ({_describe(args)}) your function raised "
-                                   f"{type(err).__name__}: {err}")
+            return Feedback(
+                False,
+                f"Not yet: on the inputs ({_describe(args)}) your function raised "
+                f"{type(err).__name__}: {err}",
+            )
         if got is None:
-            return Feedback(False, f"Write the body of your function (it returns nothing yet), then run this "
-                                   f"cell.", neutral=True)
-        if any(isinstance(a, np.ndarray) and not np.array_equal(a, c) for a, c in zip(args, copies)):
-            return Feedback(False, "Not yet: your function changes its inputs in place; return new values "
-                                   "instead (w = w + ..., not w += ...).")
+            return Feedback(
+                False,
+                "Write the body of your function (it returns nothing yet), then run this cell.",
+                neutral=True,
+            )
+        if any(
+            isinstance(a, np.ndarray) and not np.array_equal(a, c) for a, c in zip(args, copies)
+        ):
+            return Feedback(
+                False,
+                "Not yet: your function changes its inputs in place; return new values "
+                "instead (w = w + ..., not w += ...).",
+            )
         try:
             ok = _close(_flat(got), _flat(ref), ex.tol)
         except (TypeError, ValueError):
@@ -666,8 +817,11 @@ def check_function(exercise_id, func):
         if not ok:
             failing.append((args, got))
     if not failing:
-        return Feedback(True, f"Right: {ex.what} agrees with perclib's reference on all {len(cases)} random "
-                              f"cases (grader's seed {ex.seed}).")
+        return Feedback(
+            True,
+            f"Right: {ex.what} agrees with perclib's reference on all {len(cases)} random "
+            f"cases (grader's seed {ex.seed}).",
+        )
     for m in ex.mistakes:
         try:
             if all(_close(_flat(got), _flat(m.value(*args)), ex.tol) for args, got in failing):
@@ -678,8 +832,11 @@ def check_function(exercise_id, func):
     else:
         hint = ex.hint
     args, got = failing[0]
-    return Feedback(False, f"Not yet: wrong on {len(failing)} of {len(cases)} random cases; the first is the "
-                           f"inputs ({_describe(args)}). {hint} {_asked(exercise_id)}")
+    return Feedback(
+        False,
+        f"Not yet: wrong on {len(failing)} of {len(cases)} random cases; the first is the "
+        f"inputs ({_describe(args)}). {hint} {_asked(exercise_id)}",
+    )
 
 
 class Solution:

@@ -4,6 +4,7 @@ Every experiment is seeded (``random_state``) and returns a dict of NumPy arrays
 only calls it, prints a summary and plots it. All of theory lives in the augmented space z = (1, x):
 R = max ||(1, x)|| and gamma* is the margin of the best unit (w, b) (:func:`perclib.theory.max_margin`).
 """
+
 from __future__ import annotations
 
 import numbers
@@ -41,6 +42,7 @@ def _error(X, y_signed, w, b):
 # Novikoff's theorem
 # --------------------------------------------------------------------------------------------
 
+
 def novikoff_trace(X, y, *, eta=1.0, order="cyclic", random_state=0, max_iter=100000):
     """Both lemmas of Novikoff's proof, measured along one real run of the perceptron.
 
@@ -57,7 +59,9 @@ def novikoff_trace(X, y, *, eta=1.0, order="cyclic", random_state=0, max_iter=10
     and ``bound`` ((R / gamma*)^2).
     """
     w_star, b_star, gamma = max_margin(X, y)  # first: data that is not separable is refused at once
-    model = Perceptron(eta=eta, order=order, random_state=random_state, record=True, max_iter=max_iter)
+    model = Perceptron(
+        eta=eta, order=order, random_state=random_state, record=True, max_iter=max_iter
+    )
     model = _fit_quietly(model, X, y)
     R = radius(X)
     u = np.concatenate([[b_star], w_star])
@@ -68,17 +72,31 @@ def novikoff_trace(X, y, *, eta=1.0, order="cyclic", random_state=0, max_iter=10
     k = np.arange(1, V_k.shape[0] + 1)
     eta = float(eta)
     return {
-        "k": k, "alignment": alignment[1:], "alignment_bound": k * eta * gamma,
-        "sq_norm": sq_norm[1:], "sq_norm_bound": k * eta ** 2 * R ** 2,
-        "d_alignment": np.diff(alignment), "d_sq_norm": np.diff(sq_norm),
-        "gamma": gamma, "R": R, "eta": eta, "updates": int(model.n_updates_),
-        "bound": (R / gamma) ** 2, "converged": bool(model.converged_),
+        "k": k,
+        "alignment": alignment[1:],
+        "alignment_bound": k * eta * gamma,
+        "sq_norm": sq_norm[1:],
+        "sq_norm_bound": k * eta**2 * R**2,
+        "d_alignment": np.diff(alignment),
+        "d_sq_norm": np.diff(sq_norm),
+        "gamma": gamma,
+        "R": R,
+        "eta": eta,
+        "updates": int(model.n_updates_),
+        "bound": (R / gamma) ** 2,
+        "converged": bool(model.converged_),
     }
 
 
-def novikoff_check(n_datasets=1000, *, n_samples=(10, 20, 50, 100), n_features=(2, 3, 5, 10),
-                   margins=(0.02, 0.05, 0.1, 0.2), orders=("cyclic", "shuffle", "random-mistake"),
-                   random_state=0):
+def novikoff_check(
+    n_datasets=1000,
+    *,
+    n_samples=(10, 20, 50, 100),
+    n_features=(2, 3, 5, 10),
+    margins=(0.02, 0.05, 0.1, 0.2),
+    orders=("cyclic", "shuffle", "random-mistake"),
+    random_state=0,
+):
     """Run the perceptron on many random separable data sets and compare updates with the bound.
 
     Data set i draws n, d and the generating margin uniformly from the given tuples
@@ -91,14 +109,21 @@ def novikoff_check(n_datasets=1000, *, n_samples=(10, 20, 50, 100), n_features=(
     (updates / bound) and ``converged``.
     """
     m = _count(n_datasets, "n_datasets")
-    for name, values in (("n_samples", n_samples), ("n_features", n_features), ("margins", margins),
-                         ("orders", orders)):
+    for name, values in (
+        ("n_samples", n_samples),
+        ("n_features", n_features),
+        ("margins", margins),
+        ("orders", orders),
+    ):
         if len(values) == 0:
             raise ValueError(f"{name} must not be empty.")
     for o in orders:
         V.check_choice(o, "order", V.ORDERS)
     rng = V.check_random_state(random_state)
-    out = {key: [] for key in ("n", "d", "margin", "order", "R", "gamma", "bound", "updates", "converged")}
+    out = {
+        key: []
+        for key in ("n", "d", "margin", "order", "R", "gamma", "bound", "updates", "converged")
+    }
     for i in range(m):
         n, d = int(rng.choice(n_samples)), int(rng.choice(n_features))
         mg, order = float(rng.choice(margins)), orders[i % len(orders)]
@@ -107,8 +132,17 @@ def novikoff_check(n_datasets=1000, *, n_samples=(10, 20, 50, 100), n_features=(
         R = radius(X)
         bound = (R / gamma) ** 2
         clf = _fit_quietly(Perceptron(order=order, max_iter=int(bound) + 2, random_state=rng), X, y)
-        for key, value in (("n", n), ("d", d), ("margin", mg), ("order", order), ("R", R), ("gamma", gamma),
-                           ("bound", bound), ("updates", clf.n_updates_), ("converged", clf.converged_)):
+        for key, value in (
+            ("n", n),
+            ("d", d),
+            ("margin", mg),
+            ("order", order),
+            ("R", R),
+            ("gamma", gamma),
+            ("bound", bound),
+            ("updates", clf.n_updates_),
+            ("converged", clf.converged_),
+        ):
             out[key].append(value)
     res = {key: np.array(v) for key, v in out.items()}
     res["ratio"] = res["updates"] / res["bound"]
@@ -130,26 +164,36 @@ def make_fixed_ratio(n_samples, n_features, ratio, *, rho=1.0, random_state=None
     n = _count(n_samples, "n_samples", 3)
     d = _count(n_features, "n_features")
     rho = V.check_positive(rho, "rho")
-    R = float(np.sqrt(1.0 + rho ** 2))
-    if isinstance(ratio, bool) or not isinstance(ratio, numbers.Real) or not R / rho * 1.05 <= ratio <= 1e4:
-        raise ValueError(f"ratio must be a number in [{R / rho * 1.05:.3f}, 1e4] for rho={rho}; got {ratio!r}.")
+    R = float(np.sqrt(1.0 + rho**2))
+    if (
+        isinstance(ratio, bool)
+        or not isinstance(ratio, numbers.Real)
+        or not R / rho * 1.05 <= ratio <= 1e4
+    ):
+        raise ValueError(
+            f"ratio must be a number in [{R / rho * 1.05:.3f}, 1e4] for rho={rho}; got {ratio!r}."
+        )
     gamma = R / float(ratio)
     rng = V.check_random_state(random_state)
-    for _ in range(1000):  # redraw u until both support points fit in the ball (always soon: u_0 = 0 fits)
+    for _ in range(
+        1000
+    ):  # redraw u until both support points fit in the ball (always soon: u_0 = 0 fits)
         u0 = float(rng.uniform(-0.3, 0.3))
         w = rng.normal(size=d)
-        w *= np.sqrt(1 - u0 ** 2) / np.linalg.norm(w)
+        w *= np.sqrt(1 - u0**2) / np.linalg.norm(w)
         mu = (1 + gamma * u0) / (1 - gamma * u0)
-        alpha = (1 - gamma * u0) / (1 - u0 ** 2)
-        x_plus_base = (gamma - alpha * u0) * w          # x_+ = z_+[1:] without the free part s
-        x_minus_base = -(gamma + mu * alpha * u0) * w   # x_- = -z_-[1:] without the free part
-        if max(x_plus_base @ x_plus_base, x_minus_base @ x_minus_base) <= rho ** 2:
+        alpha = (1 - gamma * u0) / (1 - u0**2)
+        x_plus_base = (gamma - alpha * u0) * w  # x_+ = z_+[1:] without the free part s
+        x_minus_base = -(gamma + mu * alpha * u0) * w  # x_- = -z_-[1:] without the free part
+        if max(x_plus_base @ x_plus_base, x_minus_base @ x_minus_base) <= rho**2:
             break
     else:  # pragma: no cover - needs 1000 unlucky draws
-        raise ValueError(f"Could not place the support points for ratio={ratio!r}; use a larger ratio.")
+        raise ValueError(
+            f"Could not place the support points for ratio={ratio!r}; use a larger ratio."
+        )
     s = rng.normal(size=d)
-    s -= (s @ w) / (w @ w) * w                      # s is orthogonal to w (and to e_0): t stays orthogonal to u
-    room = min(rho ** 2 - x_plus_base @ x_plus_base, (rho ** 2 - x_minus_base @ x_minus_base) / mu ** 2)
+    s -= (s @ w) / (w @ w) * w  # s is orthogonal to w (and to e_0): t stays orthogonal to u
+    room = min(rho**2 - x_plus_base @ x_plus_base, (rho**2 - x_minus_base @ x_minus_base) / mu**2)
     s_norm = float(np.linalg.norm(s))
     s = s * (0.5 * np.sqrt(max(room, 0.0)) / s_norm) if s_norm > 0 else s
     supports = np.array([x_plus_base + s, x_minus_base + mu * s])
@@ -170,8 +214,15 @@ def make_fixed_ratio(n_samples, n_features, ratio, *, rho=1.0, random_state=None
     return X, y
 
 
-def vary_n_d(ns=(10, 30, 100, 300), ds=(2, 5, 10, 20), *, ratio=8.0, n_repeats=10, order="shuffle",
-             random_state=0):
+def vary_n_d(
+    ns=(10, 30, 100, 300),
+    ds=(2, 5, 10, 20),
+    *,
+    ratio=8.0,
+    n_repeats=10,
+    order="shuffle",
+    random_state=0,
+):
     """Updates of the perceptron at a fixed R / gamma* while n and d vary.
 
     For each (n, d), ``n_repeats`` data sets from :func:`make_fixed_ratio` are trained with
@@ -190,14 +241,23 @@ def vary_n_d(ns=(10, 30, 100, 300), ds=(2, 5, 10, 20), *, ratio=8.0, n_repeats=1
         for j, d in enumerate(ds):
             for r in range(reps):
                 X, y = make_fixed_ratio(n, d, ratio, random_state=rng)
-                clf = _fit_quietly(Perceptron(order=order, max_iter=int(bound) + 2, random_state=rng), X, y)
+                clf = _fit_quietly(
+                    Perceptron(order=order, max_iter=int(bound) + 2, random_state=rng), X, y
+                )
                 updates[i, j, r] = clf.n_updates_
                 measured[i, j, r] = radius(X) / max_margin(X, y)[2]
-    return {"ns": np.array(ns), "ds": np.array(ds), "updates": updates, "bound": bound,
-            "ratio_measured": measured}
+    return {
+        "ns": np.array(ns),
+        "ds": np.array(ds),
+        "updates": updates,
+        "bound": bound,
+        "ratio_measured": measured,
+    }
 
 
-def order_comparison(X, y, *, orders=("cyclic", "shuffle", "random-mistake"), n_seeds=20, random_state=0):
+def order_comparison(
+    X, y, *, orders=("cyclic", "shuffle", "random-mistake"), n_seeds=20, random_state=0
+):
     """Updates and final weights of the perceptron on one data set under each order and seed.
 
     Returns ``bound`` and, per order, ``updates[order]`` (n_seeds,) and ``weights[order]``
@@ -222,6 +282,7 @@ def order_comparison(X, y, *, orders=("cyclic", "shuffle", "random-mistake"), n_
 # --------------------------------------------------------------------------------------------
 # Learning From Data's PLA experiment
 # --------------------------------------------------------------------------------------------
+
 
 def _clip(poly, w, b):
     """Sutherland-Hodgman: the part of a convex polygon where w.p + b >= 0."""
@@ -270,7 +331,9 @@ def disagreement_mc(w_f, b_f, w_g, b_g, *, n_points=10000, random_state=None):
     k = _count(n_points, "n_points")
     rng = V.check_random_state(random_state)
     P = rng.uniform(-1.0, 1.0, size=(k, 2))
-    return float(np.mean(predict_sign(P @ np.asarray(w_f) + b_f) != predict_sign(P @ np.asarray(w_g) + b_g)))
+    return float(
+        np.mean(predict_sign(P @ np.asarray(w_f) + b_f) != predict_sign(P @ np.asarray(w_g) + b_g))
+    )
 
 
 def _fit_pla(X, y, rng, max_iter=1_000_000):
@@ -281,8 +344,18 @@ def _fit_pla(X, y, rng, max_iter=1_000_000):
     which a classifier's ``fit`` rejects but PLA handles: it still starts with every point wrong.
     """
     w = np.zeros(X.shape[1])
-    b, _, updates, converged, _ = train(X, y.astype(np.float64), w, 0.0, eta=1.0, max_iter=max_iter,
-                                        order="random-mistake", rule="margin", fit_intercept=True, rng=rng)
+    b, _, updates, converged, _ = train(
+        X,
+        y.astype(np.float64),
+        w,
+        0.0,
+        eta=1.0,
+        max_iter=max_iter,
+        order="random-mistake",
+        rule="margin",
+        fit_intercept=True,
+        rng=rng,
+    )
     return {"w": w, "b": float(b), "updates": updates, "converged": converged}
 
 
@@ -301,7 +374,11 @@ def lfd_experiment(n_samples=10, n_runs=1000, *, method="exact", n_test=10000, r
     runs = _count(n_runs, "n_runs")
     V.check_choice(method, "method", ("exact", "monte-carlo"))
     rng = V.check_random_state(random_state)
-    iterations, dis, conv = np.zeros(runs, dtype=np.int64), np.zeros(runs), np.zeros(runs, dtype=bool)
+    iterations, dis, conv = (
+        np.zeros(runs, dtype=np.int64),
+        np.zeros(runs),
+        np.zeros(runs, dtype=bool),
+    )
     for r in range(runs):
         X, y, (w_f, b_f) = make_lfd(n, random_state=rng)
         clf = _fit_pla(X, y, rng)
@@ -309,13 +386,16 @@ def lfd_experiment(n_samples=10, n_runs=1000, *, method="exact", n_test=10000, r
         if method == "exact":
             dis[r] = disagreement(w_f, b_f, clf["w"], clf["b"])
         else:
-            dis[r] = disagreement_mc(w_f, b_f, clf["w"], clf["b"], n_points=n_test, random_state=rng)
+            dis[r] = disagreement_mc(
+                w_f, b_f, clf["w"], clf["b"], n_points=n_test, random_state=rng
+            )
     return {"iterations": iterations, "disagreement": dis, "converged": conv}
 
 
 # --------------------------------------------------------------------------------------------
 # Beyond separable data
 # --------------------------------------------------------------------------------------------
+
 
 def weight_cycle(X, y, *, max_iter=20):
     """The weights (b, w) at the end of every epoch of the cyclic perceptron, and the first repeat.
@@ -341,7 +421,12 @@ def weight_cycle(X, y, *, max_iter=20):
             first, period = seen[key], e - seen[key]
             break
         seen[key] = e
-    return {"weights": weights, "first": first, "period": period, "updates_per_epoch": clf.mistakes_}
+    return {
+        "weights": weights,
+        "first": first,
+        "period": period,
+        "updates_per_epoch": clf.mistakes_,
+    }
 
 
 def _noisy_split(n_train, n_test, flip, n_features, rng):
@@ -349,8 +434,17 @@ def _noisy_split(n_train, n_test, flip, n_features, rng):
     return X[:n_train], y[:n_train], X[n_train:], y[n_train:]
 
 
-def max_iter_curve(max_iters=tuple(range(1, 31)), *, n_train=50, n_test=2000, flip=0.1, n_features=2,
-                   n_datasets=20, order="shuffle", random_state=0):
+def max_iter_curve(
+    max_iters=tuple(range(1, 31)),
+    *,
+    n_train=50,
+    n_test=2000,
+    flip=0.1,
+    n_features=2,
+    n_datasets=20,
+    order="shuffle",
+    random_state=0,
+):
     """Train and test error of the perceptron's last iterate against ``max_iter`` on noisy data.
 
     Each data set is :func:`perclib.datasets.make_noisy` split into train and test (the same noisy
@@ -367,7 +461,7 @@ def max_iter_curve(max_iters=tuple(range(1, 31)), *, n_train=50, n_test=2000, fl
     train_err, test_err = np.zeros((reps, ks.size)), np.zeros((reps, ks.size))
     for r in range(reps):
         Xtr, ytr, Xte, yte = _noisy_split(n_train, n_test, flip, n_features, rng)
-        clf = Perceptron(order=order, random_state=int(rng.integers(2 ** 31)))
+        clf = Perceptron(order=order, random_state=int(rng.integers(2**31)))
         j = 0
         for epoch in range(1, ks[-1] + 1):
             clf.partial_fit(Xtr, ytr, classes=[-1, 1])
@@ -377,19 +471,35 @@ def max_iter_curve(max_iters=tuple(range(1, 31)), *, n_train=50, n_test=2000, fl
     return {"max_iter": ks, "train_error": train_err, "test_error": test_err}
 
 
-def pocket_vs_last(n_seeds=20, *, n_train=100, n_test=2000, flip=0.1, n_features=2, max_iter=50,
-                   order="shuffle", random_state=0):
+def pocket_vs_last(
+    n_seeds=20,
+    *,
+    n_train=100,
+    n_test=2000,
+    flip=0.1,
+    n_features=2,
+    max_iter=50,
+    order="shuffle",
+    random_state=0,
+):
     """Train and test error of the pocket weights against the last iterate, one noisy data set per seed.
 
     Returns arrays of shape (n_seeds,): ``train_pocket``, ``test_pocket``, ``train_last``, ``test_last``.
     """
     seeds = _count(n_seeds, "n_seeds")
     rng = V.check_random_state(random_state)
-    out = {key: np.zeros(seeds) for key in ("train_pocket", "test_pocket", "train_last", "test_last")}
+    out = {
+        key: np.zeros(seeds) for key in ("train_pocket", "test_pocket", "train_last", "test_last")
+    }
     for r in range(seeds):
         Xtr, ytr, Xte, yte = _noisy_split(n_train, n_test, flip, n_features, rng)
-        clf = PocketPerceptron(max_iter=max_iter, order=order, random_state=int(rng.integers(2 ** 31))).fit(Xtr, ytr)
-        ytr_s, yte_s = np.where(ytr == clf.classes_[1], 1.0, -1.0), np.where(yte == clf.classes_[1], 1.0, -1.0)
+        clf = PocketPerceptron(
+            max_iter=max_iter, order=order, random_state=int(rng.integers(2**31))
+        ).fit(Xtr, ytr)
+        ytr_s, yte_s = (
+            np.where(ytr == clf.classes_[1], 1.0, -1.0),
+            np.where(yte == clf.classes_[1], 1.0, -1.0),
+        )
         out["train_pocket"][r] = _error(Xtr, ytr_s, clf.coef_, clf.intercept_)
         out["test_pocket"][r] = _error(Xte, yte_s, clf.coef_, clf.intercept_)
         out["train_last"][r] = _error(Xtr, ytr_s, clf.last_coef_, clf.last_intercept_)

@@ -1,4 +1,5 @@
 """The multi-class perceptron (Collins 2002; CIML ch. 4 and 6)."""
+
 from __future__ import annotations
 
 import warnings
@@ -20,12 +21,12 @@ class MultiStep:
     epoch: int
     index: int
     x: np.ndarray
-    y: int          # index of the true class in classes_
+    y: int  # index of the true class in classes_
     scores: np.ndarray
-    y_hat: int      # index of the predicted class (first argmax)
+    y_hat: int  # index of the predicted class (first argmax)
     updated: bool
-    W: np.ndarray   # weights after the step, shape (n_classes, n_features)
-    b: np.ndarray   # biases after the step, shape (n_classes,)
+    W: np.ndarray  # weights after the step, shape (n_classes, n_features)
+    b: np.ndarray  # biases after the step, shape (n_classes,)
 
 
 class MulticlassPerceptron(OnlineMixin, BaseModel):
@@ -74,8 +75,17 @@ class MulticlassPerceptron(OnlineMixin, BaseModel):
 
     _reference = False  # True: always run the plain per-sample loop below (the tests' reference)
 
-    def __init__(self, *, eta=1.0, max_iter=100, order="cyclic", fit_intercept=True, random_state=None,
-                 average=False, record=False):
+    def __init__(
+        self,
+        *,
+        eta=1.0,
+        max_iter=100,
+        order="cyclic",
+        fit_intercept=True,
+        random_state=None,
+        average=False,
+        record=False,
+    ):
         self.eta = eta
         self.max_iter = max_iter
         self.order = order
@@ -85,26 +95,43 @@ class MulticlassPerceptron(OnlineMixin, BaseModel):
         self.record = record
 
     _parameter_constraints: ClassVar[dict] = {
-        **BaseModel._parameter_constraints, "average": ["boolean"], "record": ["boolean"]}
+        **BaseModel._parameter_constraints,
+        "average": ["boolean"],
+        "record": ["boolean"],
+    }
     _binary = False
 
     def _fit(self, X, yi):
         """Train on (X, y) with at least two classes (y as indices into ``classes_``)."""
         self._begin(X.shape[1])
-        if not (self.record or self._reference):  # the same mistakes and weights, found block by block
+        if not (
+            self.record or self._reference
+        ):  # the same mistakes and weights, found block by block
             W, b, U, beta, c, mistakes, converged = _fast.multiclass(
-                X, yi, self.classes_.shape[0], eta=float(self.eta), max_iter=self.max_iter, order=self.order,
-                fit_intercept=self.fit_intercept, rng=self._rng, average=self.average)
+                X,
+                yi,
+                self.classes_.shape[0],
+                eta=float(self.eta),
+                max_iter=self.max_iter,
+                order=self.order,
+                fit_intercept=self.fit_intercept,
+                rng=self._rng,
+                average=self.average,
+            )
             self._state = {"W": W, "b": b, "U": U, "beta": beta, "c": c}
         else:
-            mistakes, converged = self._epochs(X, yi, self.max_iter, stop_when_clean=not self.average)
+            mistakes, converged = self._epochs(
+                X, yi, self.max_iter, stop_when_clean=not self.average
+            )
         self._keep(mistakes)
         self.converged_ = converged or self.converged_
         if not self.average and not converged:
             warnings.warn(
                 f"MulticlassPerceptron stopped after max_iter={self.max_iter} epochs without an epoch free of "
                 "mistakes: the classes may not be linearly separable, or it needs more epochs.",
-                V.ConvergenceWarning, stacklevel=3)
+                V.ConvergenceWarning,
+                stacklevel=3,
+            )
 
     def _partial_fit(self, X, yi, first):
         if first:
@@ -115,7 +142,13 @@ class MulticlassPerceptron(OnlineMixin, BaseModel):
 
     def _begin(self, d):
         K = self.classes_.shape[0]
-        self._state = {"W": np.zeros((K, d)), "b": np.zeros(K), "U": np.zeros((K, d)), "beta": np.zeros(K), "c": 1}
+        self._state = {
+            "W": np.zeros((K, d)),
+            "b": np.zeros(K),
+            "U": np.zeros((K, d)),
+            "beta": np.zeros(K),
+            "c": 1,
+        }
         if self.record:
             self.history_ = []
 
@@ -145,7 +178,9 @@ class MulticlassPerceptron(OnlineMixin, BaseModel):
                     updates += 1
                 st["c"] = c + 1
                 if history is not None:
-                    history.append(MultiStep(epoch, int(i), x.copy(), t, s, p, p != t, W.copy(), b.copy()))
+                    history.append(
+                        MultiStep(epoch, int(i), x.copy(), t, s, p, p != t, W.copy(), b.copy())
+                    )
             mistakes.append(updates)
             if updates == 0 and stop_when_clean:
                 converged = True

@@ -1,4 +1,5 @@
 """Rosenblatt's perceptron, as in CIML's PerceptronTrain."""
+
 from __future__ import annotations
 
 import warnings
@@ -91,8 +92,17 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
 
     _reference = False  # True: always run the plain per-sample loop (the tests' reference)
 
-    def __init__(self, *, eta=1.0, max_iter=100, order="cyclic", rule="margin", fit_intercept=True,
-                 random_state=None, record=False):
+    def __init__(
+        self,
+        *,
+        eta=1.0,
+        max_iter=100,
+        order="cyclic",
+        rule="margin",
+        fit_intercept=True,
+        random_state=None,
+        record=False,
+    ):
         self.eta = eta
         self.max_iter = max_iter
         self.order = order
@@ -101,7 +111,11 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
         self.random_state = random_state
         self.record = record
 
-    _parameter_constraints: ClassVar[dict] = {**BinaryLinearModel._parameter_constraints, **ORDER_AND_RULE, "record": ["boolean"]}
+    _parameter_constraints: ClassVar[dict] = {
+        **BinaryLinearModel._parameter_constraints,
+        **ORDER_AND_RULE,
+        "record": ["boolean"],
+    }
     _sparse = True
 
     def fit(self, X, y, coef_init=None, intercept_init=None):
@@ -119,7 +133,9 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
                 f"Perceptron stopped after max_iter={self.max_iter} "
                 f"{'iterations' if self.order == 'random-mistake' else 'epochs'} without an epoch free of "
                 "mistakes: the data may not be linearly separable, or it needs more epochs.",
-                V.ConvergenceWarning, stacklevel=3)
+                V.ConvergenceWarning,
+                stacklevel=3,
+            )
 
     def _partial_fit(self, X, y, first):
         self._run(X, y, *self._online_start(X.shape[1], first), 1)
@@ -136,9 +152,19 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
         else:
             loop = train if (self.record or self._reference) else _fast.train  # the same results
             b, n_iter, n_updates, converged, mistakes = loop(
-                X, y, w, b, eta=float(self.eta), max_iter=max_iter, order=self.order, rule=self.rule,
-                fit_intercept=self.fit_intercept, rng=self._rng,
-                record=self.history_ if self.record else None, epoch_offset=self.n_iter_)
+                X,
+                y,
+                w,
+                b,
+                eta=float(self.eta),
+                max_iter=max_iter,
+                order=self.order,
+                rule=self.rule,
+                fit_intercept=self.fit_intercept,
+                rng=self._rng,
+                record=self.history_ if self.record else None,
+                epoch_offset=self.n_iter_,
+            )
         self.coef_ = w
         self.intercept_ = float(b)
         self.n_iter_ += n_iter
@@ -149,9 +175,20 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
     def _run_sparse(self, X, y, w, b, max_iter):
         """The same epochs on a CSR matrix, touching only each row's nonzero features."""
         if self.order == "random-mistake" or self.record:
-            raise ValueError("order='random-mistake' and record=True need a dense X "
-                             "(for example X.toarray()); sparse X runs the cyclic or shuffled epochs.")
+            raise ValueError(
+                "order='random-mistake' and record=True need a dense X "
+                "(for example X.toarray()); sparse X runs the cyclic or shuffled epochs."
+            )
         b, mistakes, converged = _online.epochs(
-            X, y, w, b, eta=float(self.eta), max_iter=max_iter, order=self.order, rule=self.rule,
-            fit_intercept=self.fit_intercept, rng=self._rng)
+            X,
+            y,
+            w,
+            b,
+            eta=float(self.eta),
+            max_iter=max_iter,
+            order=self.order,
+            rule=self.rule,
+            fit_intercept=self.fit_intercept,
+            rng=self._rng,
+        )
         return b, mistakes.shape[0], int(mistakes.sum()), converged, mistakes

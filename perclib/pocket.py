@@ -1,4 +1,5 @@
 """The pocket algorithm (Gallant 1990; Learning From Data, section 3.1)."""
+
 from __future__ import annotations
 
 from typing import ClassVar
@@ -44,8 +45,16 @@ class PocketPerceptron(BinaryLinearModel):
 
     _reference = False  # True: run the plain per-sample loop (the tests' reference)
 
-    def __init__(self, *, eta=1.0, max_iter=100, order="cyclic", rule="margin", fit_intercept=True,
-                 random_state=None):
+    def __init__(
+        self,
+        *,
+        eta=1.0,
+        max_iter=100,
+        order="cyclic",
+        rule="margin",
+        fit_intercept=True,
+        random_state=None,
+    ):
         self.eta = eta
         self.max_iter = max_iter
         self.order = order
@@ -53,7 +62,10 @@ class PocketPerceptron(BinaryLinearModel):
         self.fit_intercept = fit_intercept
         self.random_state = random_state
 
-    _parameter_constraints: ClassVar[dict] = {**BinaryLinearModel._parameter_constraints, **ORDER_AND_RULE}
+    _parameter_constraints: ClassVar[dict] = {
+        **BinaryLinearModel._parameter_constraints,
+        **ORDER_AND_RULE,
+    }
 
     def _fit(self, X, y):
         """Train and keep the best weights seen."""
@@ -71,9 +83,24 @@ class PocketPerceptron(BinaryLinearModel):
                 pocket.update(w=w.copy(), b=float(b), mistakes=m)
 
         b, n_iter, n_updates, converged, mistakes = (train if self._reference else _fast.train)(
-            X, y, w, 0.0, eta=float(self.eta), max_iter=self.max_iter, order=self.order, rule=self.rule,
-            fit_intercept=self.fit_intercept, rng=self._rng, on_update=on_update)
+            X,
+            y,
+            w,
+            0.0,
+            eta=float(self.eta),
+            max_iter=self.max_iter,
+            order=self.order,
+            rule=self.rule,
+            fit_intercept=self.fit_intercept,
+            rng=self._rng,
+            on_update=on_update,
+        )
         self.coef_, self.intercept_ = pocket["w"], pocket["b"]
         self.pocket_mistakes_ = pocket["mistakes"]
         self.last_coef_, self.last_intercept_ = w, float(b)
-        self.n_iter_, self.n_updates_, self.converged_, self.mistakes_ = n_iter, n_updates, converged, mistakes
+        self.n_iter_, self.n_updates_, self.converged_, self.mistakes_ = (
+            n_iter,
+            n_updates,
+            converged,
+            mistakes,
+        )

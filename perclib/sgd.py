@@ -21,6 +21,7 @@ Three losses, all functions of the signed activation y*a:
 ``"zero_one"`` (1 where y a <= 0, the margin rule's mistakes, else 0) is available in
 :func:`loss_value` for plots; it has no useful subgradient (0 almost everywhere).
 """
+
 from __future__ import annotations
 
 import numbers
@@ -46,8 +47,14 @@ def _check_loss(loss, allowed=LOSSES):
 
 
 def _check_at_zero(at_zero):
-    if isinstance(at_zero, bool) or not isinstance(at_zero, numbers.Real) or not 0.0 <= at_zero <= 1.0:
-        raise ValueError(f"at_zero must be a number in [0, 1], the subgradient set at the kink; got {at_zero!r}.")
+    if (
+        isinstance(at_zero, bool)
+        or not isinstance(at_zero, numbers.Real)
+        or not 0.0 <= at_zero <= 1.0
+    ):
+        raise ValueError(
+            f"at_zero must be a number in [0, 1], the subgradient set at the kink; got {at_zero!r}."
+        )
     return float(at_zero)
 
 
@@ -108,7 +115,9 @@ def subgradient(x, y, w, b, *, loss="perceptron", at_zero=1.0):
     x = np.asarray(x, dtype=np.float64)
     w = np.asarray(w, dtype=np.float64)
     if x.ndim != 1 or w.shape != x.shape:
-        raise ValueError(f"x and w must be 1-D of the same length; got shapes {x.shape} and {w.shape}.")
+        raise ValueError(
+            f"x and w must be 1-D of the same length; got shapes {x.shape} and {w.shape}."
+        )
     g = float(loss_derivative(loss, [y], [float(w @ x) + float(b)], at_zero=at_zero)[0])
     return g * x, g
 
@@ -173,8 +182,18 @@ class LinearSGD(OnlineMixin, BinaryLinearModel):
     (True, True)
     """
 
-    def __init__(self, *, loss="perceptron", eta=1.0, max_iter=100, order="cyclic", fit_intercept=True,
-                 at_zero=1.0, random_state=None, record=False):
+    def __init__(
+        self,
+        *,
+        loss="perceptron",
+        eta=1.0,
+        max_iter=100,
+        order="cyclic",
+        fit_intercept=True,
+        at_zero=1.0,
+        random_state=None,
+        record=False,
+    ):
         self.loss = loss
         self.eta = eta
         self.max_iter = max_iter
@@ -229,8 +248,19 @@ class LinearSGD(OnlineMixin, BinaryLinearModel):
                         b += c
                     moved += 1
                 if history is not None:
-                    history.append(Step(epoch, int(i), x.copy(), float(yi), float(a),
-                                        1.0 if a >= 0 else -1.0, c != 0.0, w.copy(), float(b)))
+                    history.append(
+                        Step(
+                            epoch,
+                            int(i),
+                            x.copy(),
+                            float(yi),
+                            float(a),
+                            1.0 if a >= 0 else -1.0,
+                            c != 0.0,
+                            w.copy(),
+                            float(b),
+                        )
+                    )
             self.n_iter_, self.n_updates_ = epoch, self.n_updates_ + moved
             objective_.append(float(np.mean(loss_value(self.loss, ys, X @ w + b))))
             if moved == 0:

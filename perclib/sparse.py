@@ -12,6 +12,7 @@ cost can be compared exactly (the wall-clock comparison is in ``benchmarks/bench
 >>> bool(np.allclose(w_lazy, w_naive)), ops_naive > 10 * ops_lazy
 (True, True)
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -64,9 +65,9 @@ def averaged_sparse(X, y, *, max_iter=5, lazy=True):
     total, total_b, additions = np.zeros(d), 0.0, 0
     for _ in range(max_iter):
         for i in range(n):
-            idx = X.indices[X.indptr[i]:X.indptr[i + 1]]
-            val = X.data[X.indptr[i]:X.indptr[i + 1]]
-            if y[i] * (w[idx] @ val + b) <= 0:                 # O(nnz)
+            idx = X.indices[X.indptr[i] : X.indptr[i + 1]]
+            val = X.data[X.indptr[i] : X.indptr[i + 1]]
+            if y[i] * (w[idx] @ val + b) <= 0:  # O(nnz)
                 w[idx] += y[i] * val
                 b += y[i]
                 if lazy:
@@ -74,10 +75,10 @@ def averaged_sparse(X, y, *, max_iter=5, lazy=True):
                     beta += y[i] * c
                     additions += idx.size + 1
             if not lazy:
-                total += w                                     # O(d), every example
+                total += w  # O(d), every example
                 total_b += b
                 additions += d + 1
             c += 1
     if lazy:
         return w - u / c, float(b - beta / c), additions
-    return total / c, float(total_b / c), additions            # w_0 = 0 adds nothing to the sum
+    return total / c, float(total_b / c), additions  # w_0 = 0 adds nothing to the sum

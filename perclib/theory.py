@@ -12,6 +12,7 @@ Two maximum margins, named apart (they differ whenever the bias matters):
 For x+ = (3, 1), x- = (1, 1) the augmented optimum is the line x1 - x2 - 1 = 0 (half-width
 1/sqrt(2) = 0.707 in the input plane), while the widest band is around x1 = 2 (half-width 1).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -112,7 +113,9 @@ def _wolfe(lowest, key0, point0, scale, max_steps):
             V_ = [v for v, kk in zip(V_, keep) if kk]
             lam = lam[keep] / lam[keep].sum()
         x = lam @ np.array(V_)
-    raise RuntimeError("max_margin did not converge; this should not happen, please report the data.")
+    raise RuntimeError(
+        "max_margin did not converge; this should not happen, please report the data."
+    )
 
 
 def max_margin(X, y):
@@ -140,8 +143,10 @@ def max_margin(X, y):
     p, _, _ = _min_norm_point(Z)
     norm = float(np.sqrt(p @ p))
     if norm <= 1e-12 * np.sqrt(np.max(np.einsum("ij,ij->i", Z, Z))):
-        raise ValueError("The data is not linearly separable: no (w, b) puts every point strictly on "
-                         "its own side, so there is no maximum margin (and no mistake bound).")
+        raise ValueError(
+            "The data is not linearly separable: no (w, b) puts every point strictly on "
+            "its own side, so there is no maximum margin (and no mistake bound)."
+        )
     v = p / norm
     gamma = float(np.min(Z @ v))
     if gamma <= 0:
@@ -183,13 +188,17 @@ def geometric_max_margin(X, y):
     m, _, _ = _wolfe(lowest, (0, j0), Xp[0] - Xn[j0], scale, max_steps)
     norm = float(np.sqrt(m @ m))
     if norm <= 1e-12 * np.sqrt(scale):
-        raise ValueError("The data is not linearly separable: the convex hulls of the two classes meet, "
-                         "so there is no band between them (no geometric margin).")
+        raise ValueError(
+            "The data is not linearly separable: the convex hulls of the two classes meet, "
+            "so there is no band between them (no geometric margin)."
+        )
     w = m / norm
     lo, hi = float(np.min(Xp @ w)), float(np.max(Xn @ w))
     gamma = (lo - hi) / 2.0
     if gamma <= 0:
-        raise ValueError("The data is not linearly separable (its geometric margin is not positive).")
+        raise ValueError(
+            "The data is not linearly separable (its geometric margin is not positive)."
+        )
     return w + 0.0, -(lo + hi) / 2.0 + 0.0, gamma
 
 
@@ -237,7 +246,9 @@ def perceptron_subgradient(X, y, w, b, *, at_zero=1.0):
     """
     X, ys, _ = _signed_augmented(X, y) if len(np.unique(np.asarray(y))) == 2 else _single(X, y)
     if not 0.0 <= at_zero <= 1.0:
-        raise ValueError(f"at_zero must lie in [0, 1], the subgradient set at the kink; got {at_zero!r}.")
+        raise ValueError(
+            f"at_zero must lie in [0, 1], the subgradient set at the kink; got {at_zero!r}."
+        )
     w = np.asarray(w, dtype=np.float64)
     ya = ys * (X @ w + b)
     t = np.where(ya < 0, 1.0, np.where(ya == 0, at_zero, 0.0))

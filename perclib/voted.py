@@ -1,4 +1,5 @@
 """The voted perceptron (Freund & Schapire 1999)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -50,7 +51,9 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
 
     _reference = False  # True: run the plain per-sample loop below (the tests' reference)
 
-    def __init__(self, *, eta=1.0, max_iter=10, order="cyclic", fit_intercept=True, random_state=None):
+    def __init__(
+        self, *, eta=1.0, max_iter=10, order="cyclic", fit_intercept=True, random_state=None
+    ):
         self.eta = eta
         self.max_iter = max_iter
         self.order = order
@@ -61,10 +64,22 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
         """Run ``max_iter`` epochs, keeping every iterate and its survival count."""
         if not self._reference:  # the same mistakes, weights and counts, found block by block
             weights, intercepts, counts, w, b, mistakes = _fast.voted(
-                X, y, eta=float(self.eta), max_iter=self.max_iter, order=self.order,
-                fit_intercept=self.fit_intercept, rng=self._rng)
-            self._state = {"weights": list(weights[:-1]), "intercepts": list(intercepts[:-1]),
-                           "counts": list(counts[:-1]), "w": w, "b": b, "c": counts[-1]}
+                X,
+                y,
+                eta=float(self.eta),
+                max_iter=self.max_iter,
+                order=self.order,
+                fit_intercept=self.fit_intercept,
+                rng=self._rng,
+            )
+            self._state = {
+                "weights": list(weights[:-1]),
+                "intercepts": list(intercepts[:-1]),
+                "counts": list(counts[:-1]),
+                "w": w,
+                "b": b,
+                "c": counts[-1],
+            }
         else:
             self._state = _start_state(X.shape[1])
             mistakes = self._epochs(X, y, self.max_iter)
@@ -87,7 +102,9 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
             for i in epoch_indices(X.shape[0], self.order, self._rng):
                 x = X[i]
                 if y[i] * activation(w, b, x, x_norms[i]) <= 0:
-                    st["weights"].append(w.copy()); st["intercepts"].append(b); st["counts"].append(c)
+                    st["weights"].append(w.copy())
+                    st["intercepts"].append(b)
+                    st["counts"].append(c)
                     w = w + (eta * y[i]) * x
                     if self.fit_intercept:
                         b += eta * y[i]

@@ -1,4 +1,5 @@
 """AveragedPerceptron against the naive average of the iterates, and against scikit-learn."""
+
 import warnings
 
 import numpy as np
@@ -29,13 +30,21 @@ def naive_average(X, y, eta, epochs, order_seed=None):
 
 
 @settings(max_examples=40, deadline=None)
-@given(n=st.integers(2, 30), d=st.integers(1, 4), flip=st.floats(0, 0.3), seed=st.integers(0, 10_000),
-       epochs=st.integers(1, 6), eta=st.sampled_from([1.0, 0.5]), shuffle=st.booleans())
+@given(
+    n=st.integers(2, 30),
+    d=st.integers(1, 4),
+    flip=st.floats(0, 0.3),
+    seed=st.integers(0, 10_000),
+    epochs=st.integers(1, 6),
+    eta=st.sampled_from([1.0, 0.5]),
+    shuffle=st.booleans(),
+)
 def test_equals_the_naive_average(n, d, flip, seed, epochs, eta, shuffle):
     X, y = make_noisy(n, d, flip, margin=0.05, random_state=seed)
     assume(len(np.unique(y)) == 2)
-    clf = AveragedPerceptron(eta=eta, max_iter=epochs, order="shuffle" if shuffle else "cyclic",
-                             random_state=seed).fit(X, y)
+    clf = AveragedPerceptron(
+        eta=eta, max_iter=epochs, order="shuffle" if shuffle else "cyclic", random_state=seed
+    ).fit(X, y)
     w_avg, b_avg, w_last, b_last = naive_average(X, y, eta, epochs, seed if shuffle else None)
     assert np.allclose(clf.coef_, w_avg, rtol=1e-9, atol=1e-9)
     assert clf.intercept_ == pytest.approx(b_avg, rel=1e-9, abs=1e-9)
@@ -58,8 +67,16 @@ def test_sklearn_average_differs_by_T_over_T_plus_1_and_predicts_the_same():
     epochs = 4
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        sk = SGDClassifier(loss="perceptron", learning_rate="constant", eta0=1.0, penalty=None, average=True,
-                           shuffle=False, tol=None, max_iter=epochs).fit(X, y)
+        sk = SGDClassifier(
+            loss="perceptron",
+            learning_rate="constant",
+            eta0=1.0,
+            penalty=None,
+            average=True,
+            shuffle=False,
+            tol=None,
+            max_iter=epochs,
+        ).fit(X, y)
     ours = AveragedPerceptron(max_iter=epochs).fit(X, y)
     T = ours.c_ - 1
     assert np.allclose(ours.coef_, sk.coef_[0] * T / (T + 1), rtol=1e-9)
@@ -76,4 +93,6 @@ def test_fit_intercept_false_and_converged_flag():
 def test_worked_example_by_hand():
     # iterates after each of 12 examples: w = (1, 1) from t = 1 on; b = 1,1,0,0,0,0,-1,...,-1
     clf = AveragedPerceptron(max_iter=3).fit(*worked_example())
-    assert clf.coef_ == pytest.approx([12 / 13, 12 / 13]) and clf.intercept_ == pytest.approx(-4 / 13)
+    assert clf.coef_ == pytest.approx([12 / 13, 12 / 13]) and clf.intercept_ == pytest.approx(
+        -4 / 13
+    )

@@ -4,6 +4,7 @@ The models validate with scikit-learn's ``validate_data``, so most messages are 
 perclib adds its own where scikit-learn's would not be a ``ValueError`` (sparse input to a model
 that needs dense input, ``None`` among the labels).
 """
+
 import warnings
 
 import numpy as np
@@ -51,7 +52,11 @@ def test_nan_and_inf_get_a_valueerror_at_predict_and_score(model, bad):
     clf = _fit(model, X, y)
     Xb = X.copy()
     Xb[2, 1] = bad
-    for call in (lambda: clf.predict(Xb), lambda: clf.score(Xb, y), lambda: clf.decision_function(Xb)):
+    for call in (
+        lambda: clf.predict(Xb),
+        lambda: clf.score(Xb, y),
+        lambda: clf.decision_function(Xb),
+    ):
         with pytest.raises(ValueError, match="Input X contains (NaN|infinity)"):
             call()
     assert np.isnan(Xb[2, 1]) or np.isinf(Xb[2, 1])  # the caller's array is left as it was
@@ -61,8 +66,11 @@ def test_nan_and_inf_get_a_valueerror_at_predict_and_score(model, bad):
 def test_empty_input_gets_a_valueerror_at_fit_predict_and_score(model):
     X, y = worked_example()
     clf = _fit(model, X, y)
-    for call in (lambda: model().fit(np.zeros((0, 2)), []), lambda: clf.predict(np.zeros((0, 2))),
-                 lambda: clf.score(np.zeros((0, 2)), [])):
+    for call in (
+        lambda: model().fit(np.zeros((0, 2)), []),
+        lambda: clf.predict(np.zeros((0, 2))),
+        lambda: clf.score(np.zeros((0, 2)), []),
+    ):
         with pytest.raises(ValueError, match=r"0 sample\(s\)"):
             call()
     with pytest.raises(ValueError, match=r"0 feature\(s\)"):
@@ -89,7 +97,9 @@ def test_bool_and_float32_x_are_read_as_float64():
         assert np.array_equal(got.predict(Xin), ref.predict(X64))
 
 
-@pytest.mark.parametrize("model", [Perceptron, PocketPerceptron, AveragedPerceptron, VotedPerceptron])
+@pytest.mark.parametrize(
+    "model", [Perceptron, PocketPerceptron, AveragedPerceptron, VotedPerceptron]
+)
 def test_bool_and_object_labels_work_like_their_codes(model):
     """y as bools or Python objects: the classes keep their type, True / "b" is the +1 class (the
     larger), and the weights are those learned from -1/+1."""
@@ -115,7 +125,9 @@ def test_nan_labels_get_a_valueerror():
 
 
 @pytest.mark.parametrize("model", MODELS)
-@pytest.mark.parametrize("labels", [[1, None, -1, -1], ["a", None, "b", "b"]], ids=["numbers", "strings"])
+@pytest.mark.parametrize(
+    "labels", [[1, None, -1, -1], ["a", None, "b", "b"]], ids=["numbers", "strings"]
+)
 def test_none_among_the_labels_gets_a_valueerror(model, labels):
     X, _ = worked_example()
     y = np.array(labels, dtype=object)

@@ -11,6 +11,7 @@ this machine can tell without conda, Docker or the network services themselves:
 What this cannot check: a conda solve on conda-forge, and repo2docker's own build (docs/teaching.md
 lists these).
 """
+
 from __future__ import annotations
 
 import json
@@ -28,8 +29,10 @@ ENVIRONMENT = ROOT / "environment.yml"
 # Files that would make repo2docker ignore environment.yml, or build from another folder.
 OTHER_CONFIGS = ("binder", ".binder", "Dockerfile", "Pipfile", "Project.toml", "install.R")
 
-slow = pytest.mark.skipif(os.environ.get("PERCLIB_RELEASE_TESTS") != "1",
-                          reason="fetches packages from PyPI: run `make release`")
+slow = pytest.mark.skipif(
+    os.environ.get("PERCLIB_RELEASE_TESTS") != "1",
+    reason="fetches packages from PyPI: run `make release`",
+)
 
 
 def _conda_to_pip(spec):
@@ -81,15 +84,34 @@ def test_conda_specs_become_pip_requirements():
 def test_environment_resolves_against_pypi(tmp_path):
     report = tmp_path / "report.json"
     result = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
-         "--report", str(report), *pip_requirements(_environment())],
-        capture_output=True, text=True)
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--dry-run",
+            "--ignore-installed",
+            "--quiet",
+            "--report",
+            str(report),
+            *pip_requirements(_environment()),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
-    chosen = {i["metadata"]["name"].lower(): i["metadata"]["version"]
-              for i in json.loads(report.read_text())["install"]}
-    print(f"{len(chosen)} packages; " + ", ".join(
-        f"{n} {chosen[n]}" for n in ("perclib", "numpy", "matplotlib", "ipywidgets",
-                                     "jupyterlab", "scikit-learn") if n in chosen))
+    chosen = {
+        i["metadata"]["name"].lower(): i["metadata"]["version"]
+        for i in json.loads(report.read_text())["install"]
+    }
+    print(
+        f"{len(chosen)} packages; "
+        + ", ".join(
+            f"{n} {chosen[n]}"
+            for n in ("perclib", "numpy", "matplotlib", "ipywidgets", "jupyterlab", "scikit-learn")
+            if n in chosen
+        )
+    )
     for name in ("perclib", "numpy", "matplotlib", "ipywidgets", "jupyterlab", "scikit-learn"):
         assert name in chosen, f"{name} is not in the resolved student environment"
 
@@ -115,17 +137,32 @@ def test_a_fresh_venv_built_from_environment_yml_imports_and_fits(tmp_path):
     python = venv / "bin" / "python"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     env["MPLBACKEND"] = "Agg"
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
-                    *pip_requirements(_environment())], check=True, env=env)
-    result = subprocess.run([str(python), "-c", SMOKE], capture_output=True, text=True,
-                            cwd=tmp_path, env=env)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--quiet",
+            *pip_requirements(_environment()),
+        ],
+        check=True,
+        env=env,
+    )
+    result = subprocess.run(
+        [str(python), "-c", SMOKE], capture_output=True, text=True, cwd=tmp_path, env=env
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     print(result.stdout)
     version, _lab, _sklearn, score, updated = result.stdout.split()
     import perclib
+
     assert version == perclib.__version__
     # worked_example is separable, and step 2 makes an update (the Stepper's doctest)
     assert float(score) == 1.0 and updated == "True"
-    jupyter = subprocess.run([str(venv / "bin" / "jupyter"), "lab", "--version"],
-                             capture_output=True, text=True, env=env)
+    jupyter = subprocess.run(
+        [str(venv / "bin" / "jupyter"), "lab", "--version"], capture_output=True, text=True, env=env
+    )
     assert jupyter.returncode == 0 and jupyter.stdout.startswith("4."), jupyter

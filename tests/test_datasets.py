@@ -1,4 +1,5 @@
 """Seeded generators keep their promises; the real datasets load offline from scikit-learn."""
+
 import numpy as np
 import pytest
 
@@ -31,7 +32,10 @@ def test_make_noisy_flips_about_the_asked_fraction():
     X2, y2 = D.make_separable(4000, 2, 0.0, random_state=np.random.default_rng(0))
     assert np.array_equal(X, X2)
     assert np.mean(y != y2) == pytest.approx(0.2, abs=0.02)
-    assert np.array_equal(D.make_noisy(50, flip=0.0, random_state=1)[1], D.make_separable(50, margin=0.0, random_state=1)[1])
+    assert np.array_equal(
+        D.make_noisy(50, flip=0.0, random_state=1)[1],
+        D.make_separable(50, margin=0.0, random_state=1)[1],
+    )
 
 
 def test_xor_is_not_separable_and_clouds():
@@ -72,18 +76,21 @@ def test_blobs3():
     assert X.shape == (60, 2) and np.bincount(y).tolist() == [20, 20, 20]
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: D.make_separable(1), "n_samples"),
-    (lambda: D.make_separable(10, 0), "n_features"),
-    (lambda: D.make_separable(10, 2, margin=0.95), "margin"),
-    (lambda: D.make_separable(10, 2, margin=-0.1), "margin"),
-    (lambda: D.make_noisy(10, flip=0.7), "flip"),
-    (lambda: D.make_xor(0), "n_per_corner"),
-    (lambda: D.make_xor(2, noise=-1), "noise"),
-    (lambda: D.make_lfd(0), "n_samples"),
-    (lambda: D.make_blobs3(0), "n_per_class"),
-    (lambda: D.make_blobs3(3, spread=0), "spread"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: D.make_separable(1), "n_samples"),
+        (lambda: D.make_separable(10, 0), "n_features"),
+        (lambda: D.make_separable(10, 2, margin=0.95), "margin"),
+        (lambda: D.make_separable(10, 2, margin=-0.1), "margin"),
+        (lambda: D.make_noisy(10, flip=0.7), "flip"),
+        (lambda: D.make_xor(0), "n_per_corner"),
+        (lambda: D.make_xor(2, noise=-1), "noise"),
+        (lambda: D.make_lfd(0), "n_samples"),
+        (lambda: D.make_blobs3(0), "n_per_class"),
+        (lambda: D.make_blobs3(3, spread=0), "spread"),
+    ],
+)
 def test_bad_arguments(call, message):
     with pytest.raises(ValueError, match=message):
         call()

@@ -1,4 +1,5 @@
 """The reference loop's tie handling: decisions follow scikit-learn's left-to-right sum exactly."""
+
 import numpy as np
 
 from perclib._engine import _seq_dot, activation, scores

@@ -1,4 +1,5 @@
 """perclib.evaluation against independent oracles: the perclib models, scikit-learn, brute force."""
+
 import warnings
 
 import numpy as np
@@ -6,7 +7,13 @@ import pytest
 from sklearn.linear_model import SGDClassifier
 from sklearn.metrics import confusion_matrix as sk_confusion_matrix
 
-from perclib import AveragedPerceptron, MulticlassPerceptron, Perceptron, PocketPerceptron, VotedPerceptron
+from perclib import (
+    AveragedPerceptron,
+    MulticlassPerceptron,
+    Perceptron,
+    PocketPerceptron,
+    VotedPerceptron,
+)
 from perclib import evaluation as E
 from perclib.datasets import load_breast_cancer, make_noisy, worked_example
 
@@ -67,8 +74,16 @@ def test_c_starting_at_0_gives_sklearn_average_of_w1_to_wT():
     np.testing.assert_allclose(w0, w1, atol=1e-12)
     w, b = E.lazy_average(X, y, max_iter=3)
     np.testing.assert_allclose(w, T / (T + 1) * w1, atol=1e-12)
-    sgd = SGDClassifier(loss="perceptron", learning_rate="constant", eta0=1, penalty=None, average=True,
-                        shuffle=False, tol=None, max_iter=3).fit(X, y)
+    sgd = SGDClassifier(
+        loss="perceptron",
+        learning_rate="constant",
+        eta0=1,
+        penalty=None,
+        average=True,
+        shuffle=False,
+        tol=None,
+        max_iter=3,
+    ).fit(X, y)
     np.testing.assert_allclose(sgd.coef_[0], w1, atol=1e-10)
     assert sgd.intercept_[0] == pytest.approx(b1, abs=1e-10)
 
@@ -102,7 +117,9 @@ def test_average_inputs_are_checked_and_not_modified():
 # ---------------------------------------------------------------- epoch errors against the models
 def _model_errors(X, y, Xt, yt, epochs, order, seed):
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the last iterate warns when max_iter stops it: expected here
+        warnings.simplefilter(
+            "ignore"
+        )  # the last iterate warns when max_iter stops it: expected here
         models = {
             "last": Perceptron(max_iter=epochs, order=order, random_state=seed),
             "voted": VotedPerceptron(max_iter=epochs, order=order, random_state=seed),
@@ -116,7 +133,9 @@ def _model_errors(X, y, Xt, yt, epochs, order, seed):
 @pytest.mark.parametrize("seed", [0, 5])
 def test_epoch_errors_match_each_model_after_each_epoch(order, seed):
     X_train, y_train, X_test, y_test = E.noisy_task(60, 80, flip=0.1)(seed)
-    errors = E.epoch_errors(X_train, y_train, X_test, y_test, max_epochs=6, order=order, random_state=seed)
+    errors = E.epoch_errors(
+        X_train, y_train, X_test, y_test, max_epochs=6, order=order, random_state=seed
+    )
     assert set(errors) == set(E.METHODS)
     for epoch in range(1, 7):
         expected = _model_errors(X_train, y_train, X_test, y_test, epoch, order, seed)
@@ -227,7 +246,11 @@ def test_prediction_cost_counts_the_vectors():
     X, y = make_noisy(100, 5, flip=0.1, random_state=0)
     voted = VotedPerceptron(max_iter=4).fit(X, y)
     K = voted.n_updates_ + 1
-    assert E.prediction_cost(voted) == {"vectors": K, "multiplications": K * 5 + K, "numbers_stored": K * 7}
+    assert E.prediction_cost(voted) == {
+        "vectors": K,
+        "multiplications": K * 5 + K,
+        "numbers_stored": K * 7,
+    }
     avg = AveragedPerceptron(max_iter=4).fit(X, y)
     assert E.prediction_cost(avg) == {"vectors": 1, "multiplications": 5, "numbers_stored": 6}
     with pytest.raises(ValueError, match="fitted"):
@@ -246,16 +269,22 @@ def test_prediction_cost_counts_the_vectors():
 def test_confusion_matrix_matches_sklearn(seed):
     rng = np.random.default_rng(seed)
     y_true, y_pred = rng.integers(0, 6, 200), rng.integers(1, 7, 200)
-    np.testing.assert_array_equal(E.confusion_matrix(y_true, y_pred), sk_confusion_matrix(y_true, y_pred))
+    np.testing.assert_array_equal(
+        E.confusion_matrix(y_true, y_pred), sk_confusion_matrix(y_true, y_pred)
+    )
     labels = [5, 0, 2, 9]
-    np.testing.assert_array_equal(E.confusion_matrix(y_true, y_pred, labels=labels),
-                                  sk_confusion_matrix(y_true, y_pred, labels=labels))
+    np.testing.assert_array_equal(
+        E.confusion_matrix(y_true, y_pred, labels=labels),
+        sk_confusion_matrix(y_true, y_pred, labels=labels),
+    )
 
 
 def test_confusion_matrix_with_string_labels_and_its_checks():
     y_true = ["cat", "dog", "dog", "bird"]
     y_pred = ["dog", "dog", "cat", "bird"]
-    np.testing.assert_array_equal(E.confusion_matrix(y_true, y_pred), sk_confusion_matrix(y_true, y_pred))
+    np.testing.assert_array_equal(
+        E.confusion_matrix(y_true, y_pred), sk_confusion_matrix(y_true, y_pred)
+    )
     C = E.confusion_matrix(y_true, y_pred)
     assert C.sum() == 4 and np.trace(C) == 2
     with pytest.raises(ValueError, match="same length"):

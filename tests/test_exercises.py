@@ -1,4 +1,5 @@
 """Self-checks: the trace checker against the lecture's hand-computed trace and a brute-force oracle."""
+
 import itertools
 
 import numpy as np
@@ -10,14 +11,18 @@ from perclib.exercises import Feedback, check_epoch, check_value, epoch_trace, t
 
 # The COMP90049 lecture, epoch 1 with rule="prediction", theta = (b, w1, w2) from 0:
 # (x, theta.x, y_hat, theta after)
-LECTURE_EPOCH1 = [((1, 1), 0, 1, (0, 0, 0)),
-                  ((1, 2), 0, 1, (0, 0, 0)),
-                  ((0, 0), 0, 1, (-2, 0, 0)),
-                  ((-1, 0), -2, -1, (-2, 0, 0))]
-LECTURE_EPOCH2 = [((1, 1), -2, -1, (0, 2, 2)),
-                  ((1, 2), 6, 1, (0, 2, 2)),
-                  ((0, 0), 0, 1, (-2, 2, 2)),
-                  ((-1, 0), -4, -1, (-2, 2, 2))]
+LECTURE_EPOCH1 = [
+    ((1, 1), 0, 1, (0, 0, 0)),
+    ((1, 2), 0, 1, (0, 0, 0)),
+    ((0, 0), 0, 1, (-2, 0, 0)),
+    ((-1, 0), -2, -1, (-2, 0, 0)),
+]
+LECTURE_EPOCH2 = [
+    ((1, 1), -2, -1, (0, 2, 2)),
+    ((1, 2), 6, 1, (0, 2, 2)),
+    ((0, 0), 0, 1, (-2, 2, 2)),
+    ((-1, 0), -4, -1, (-2, 2, 2)),
+]
 
 
 def oracle(X, y, order, theta, rule, eta=1.0):
@@ -44,7 +49,9 @@ def test_lecture_epoch1_is_right():
 
 
 def test_two_epochs_and_dict_rows():
-    rows = [dict(zip(("x", "theta_x", "y_hat", "theta"), r)) for r in LECTURE_EPOCH1 + LECTURE_EPOCH2]
+    rows = [
+        dict(zip(("x", "theta_x", "y_hat", "theta"), r)) for r in LECTURE_EPOCH1 + LECTURE_EPOCH2
+    ]
     assert check_epoch(rows, epochs=2).correct
 
 
@@ -57,7 +64,9 @@ def test_the_issue_example_message():
     wrong = [LECTURE_EPOCH1[0], LECTURE_EPOCH1[1], ((0, 0), 1, 1, (-2, 0, 0)), LECTURE_EPOCH1[3]]
     fb = check_epoch(wrong, reveal=True)
     assert not fb and fb.step == 3
-    assert fb.message.startswith("step 3 (x = <0,0>, epoch 1): your activation θ·x is 1 but it should be 0")
+    assert fb.message.startswith(
+        "step 3 (x = <0,0>, epoch 1): your activation θ·x is 1 but it should be 0"
+    )
 
 
 def test_wrong_prediction_explains_sign_zero():
@@ -70,10 +79,17 @@ def test_wrong_prediction_explains_sign_zero():
 def test_wrong_update_says_why():
     no_update_needed = [((1, 1), 0, 1, (1, 1, 1))]
     fb = check_epoch(no_update_needed, reveal=True)
-    assert fb.step == 1 and "should be (0, 0, 0)" in fb.message and "so there is no update" in fb.message
+    assert (
+        fb.step == 1
+        and "should be (0, 0, 0)" in fb.message
+        and "so there is no update" in fb.message
+    )
     forgot = LECTURE_EPOCH1[:2] + [((0, 0), 0, 1, (0, 0, 0))]
     fb = check_epoch(forgot, reveal=True)
-    assert fb.step == 3 and "your θ after the step is (0, 0, 0) but it should be (-2, 0, 0)" in fb.message
+    assert (
+        fb.step == 3
+        and "your θ after the step is (0, 0, 0) but it should be (-2, 0, 0)" in fb.message
+    )
     assert "θ ← θ + η(y − ŷ)(1, x) = (0, 0, 0) + -2·(1, 0, 0)" in fb.message
 
 
@@ -83,7 +99,9 @@ def test_margin_rule_messages():
     assert check_epoch(good, rule="margin").correct
     bad = [((1, 1), 0, 1, (0, 0, 0))]  # the margin rule updates on the tie y*a = 0
     fb = check_epoch(bad, rule="margin", reveal=True)
-    assert "should be (1, 1, 1)" in fb.message and "y·θ·x = 0 <= 0, so θ ← θ + ηy(1, x)" in fb.message
+    assert (
+        "should be (1, 1, 1)" in fb.message and "y·θ·x = 0 <= 0, so θ ← θ + ηy(1, x)" in fb.message
+    )
     fb = check_epoch([good[0], ((1, 2), 4, 1, (2, 2, 3))], rule="margin", reveal=True)
     assert fb.step == 2 and "y·θ·x = 4 > 0, so there is no update" in fb.message
 
@@ -97,10 +115,14 @@ def test_every_order_of_epoch1(order):
     for k in range(4):
         for field in (1, 3):
             bad = [list(r) for r in truth]
-            bad[k][field] = bad[k][field] + 1 if field == 1 else tuple(np.add(bad[k][field], (1, 0, 0)))
+            bad[k][field] = (
+                bad[k][field] + 1 if field == 1 else tuple(np.add(bad[k][field], (1, 0, 0)))
+            )
             fb = check_epoch([tuple(r) for r in bad])
             assert not fb and fb.step == k + 1, (order, k, field, fb.message)
-            assert fb.message.startswith(f"step {k + 1} (x = <{X[order[k]][0]:g},{X[order[k]][1]:g}>, epoch 1)")
+            assert fb.message.startswith(
+                f"step {k + 1} (x = <{X[order[k]][0]:g},{X[order[k]][1]:g}>, epoch 1)"
+            )
 
 
 def test_order_changes_the_result():
@@ -131,12 +153,20 @@ def test_partial_and_blank_answers():
     fb = check_epoch(LECTURE_EPOCH1[:2])
     assert not fb and fb.step is None and fb.message == "All 2 steps so far are right; 2 to go."
     assert check_epoch([]).message.startswith("Your answer has no rows yet")
-    assert check_epoch([(..., ..., ..., ...)]).message == \
-        "step 1 (epoch 1): fill in the point x you visit, then run this cell."
-    assert check_epoch([((1, 1), ..., ..., ...)]).message == \
-        "step 1 (x = <1,1>, epoch 1): fill in your activation θ·x, then run this cell."
-    assert check_epoch([((1, 1), 0, None, ...)]).message.endswith("fill in your prediction ŷ, then run this cell.")
-    assert check_epoch([((1, 1), 0, 1, ...)]).message.endswith("fill in your θ after the step, then run this cell.")
+    assert (
+        check_epoch([(..., ..., ..., ...)]).message
+        == "step 1 (epoch 1): fill in the point x you visit, then run this cell."
+    )
+    assert (
+        check_epoch([((1, 1), ..., ..., ...)]).message
+        == "step 1 (x = <1,1>, epoch 1): fill in your activation θ·x, then run this cell."
+    )
+    assert check_epoch([((1, 1), 0, None, ...)]).message.endswith(
+        "fill in your prediction ŷ, then run this cell."
+    )
+    assert check_epoch([((1, 1), 0, 1, ...)]).message.endswith(
+        "fill in your θ after the step, then run this cell."
+    )
     # an unanswered cell is stored neutral (no red cross); a wrong one is not
     for blank in ([], [(..., ..., ..., ...)], [((1, 1), 0, 1, ...)]):
         fb = check_epoch(blank)
@@ -146,11 +176,20 @@ def test_partial_and_blank_answers():
 
 
 def test_answers_that_are_not_the_data():
-    assert "is not one of the data points <1,1>, <1,2>, <0,0>, <-1,0>" in check_epoch([((2, 2), 0, 1, (0, 0, 0))]).message
+    assert (
+        "is not one of the data points <1,1>, <1,2>, <0,0>, <-1,0>"
+        in check_epoch([((2, 2), 0, 1, (0, 0, 0))]).message
+    )
     fb = check_epoch([LECTURE_EPOCH1[0], LECTURE_EPOCH1[0]])
     assert fb.step == 2 and "already visited in this epoch" in fb.message
-    assert "should be a point with 2 coordinates" in check_epoch([((1, 1, 1), 0, 1, (0, 0, 0))]).message
-    assert "should be a point with 2 coordinates" in check_epoch([("one-one", 0, 1, (0, 0, 0))]).message
+    assert (
+        "should be a point with 2 coordinates"
+        in check_epoch([((1, 1, 1), 0, 1, (0, 0, 0))]).message
+    )
+    assert (
+        "should be a point with 2 coordinates"
+        in check_epoch([("one-one", 0, 1, (0, 0, 0))]).message
+    )
     assert "should be a number" in check_epoch([((1, 1), "zero", 1, (0, 0, 0))]).message
     assert "should be +1 or -1" in check_epoch([((1, 1), 0, 0, (0, 0, 0))]).message
     assert "should be 3 numbers" in check_epoch([((1, 1), 0, 1, (0, 0))]).message
@@ -197,7 +236,14 @@ def test_trace_table_is_the_lecture():
     assert len(trace_table(clf.history_, epochs=[2, 3])) == 8
     html = table._repr_html_()
     assert html.count("<tr") == 13 and "θ ← (0, 2, 2)" in html and html.count("#fbe3d6") == 3
-    assert repr(table) == str(table) and str(table).splitlines()[0].split() == ["epoch", "x", "θ·x", "ŷ", "y", "update"]
+    assert repr(table) == str(table) and str(table).splitlines()[0].split() == [
+        "epoch",
+        "x",
+        "θ·x",
+        "ŷ",
+        "y",
+        "update",
+    ]
 
 
 def test_trace_table_bad_input():
@@ -216,7 +262,10 @@ def test_feedback_and_check_value():
     bad = check_value([1, 3], (1.0, 2.0), what="w")
     assert bad.message == "Not yet: w is (1, 3) but it should be (1, 2)."
     assert check_value(" Yes", "yes", what="separable").correct
-    assert check_value("no", "yes", what="separable").message == "Not yet: separable is 'no' but it should be yes."
+    assert (
+        check_value("no", "yes", what="separable").message
+        == "Not yet: separable is 'no' but it should be yes."
+    )
     assert check_value(None, 1).message == "Fill in your answer (it is still ...)."
     assert check_value("two", 2).message == "Not yet: your answer should be a number; got 'two'."
     assert not check_value([1, 2, 3], (1, 2)).correct
@@ -232,17 +281,44 @@ from perclib.exercises import check, check_function, get_exercise, show_solution
 def toy():
     """A registered toy exercise of each kind, removed afterwards."""
     made = [
-        E.Exercise("zz-quick", "quick", "the answer", lambda: 4.0,
-                   mistakes=(E.Mistake(20.0, "Divide by the norm."), E.Mistake(lambda: -4.0, "Check the sign.")),
-                   hint="Recompute it.", solution="SECRET WORKING: 20 / 5 = 4."),
-        E.Exercise("zz-impl", "implement", "your f",
-                   lambda rng: [((x,), 2 * x + 1) for x in rng.normal(size=(10, 3))],
-                   mistakes=(E.Mistake(lambda x: 2 * x, "You forgot the bias."),),
-                   hint="Compare with the formula.", solution="return 2 * x + 1", seed=5),
-        E.Exercise("zz-pick", "choice", "your point", None, judge=lambda a: None if a > 0 else "it must be positive.",
-                   solution="any positive number"),
-        E.Exercise("zz-why", "explain", "your conclusion", "yes",
-                   mistakes=(E.Mistake("no", "Look at the corner (1, 1)."),), solution="yes, because ..."),
+        E.Exercise(
+            "zz-quick",
+            "quick",
+            "the answer",
+            lambda: 4.0,
+            mistakes=(
+                E.Mistake(20.0, "Divide by the norm."),
+                E.Mistake(lambda: -4.0, "Check the sign."),
+            ),
+            hint="Recompute it.",
+            solution="SECRET WORKING: 20 / 5 = 4.",
+        ),
+        E.Exercise(
+            "zz-impl",
+            "implement",
+            "your f",
+            lambda rng: [((x,), 2 * x + 1) for x in rng.normal(size=(10, 3))],
+            mistakes=(E.Mistake(lambda x: 2 * x, "You forgot the bias."),),
+            hint="Compare with the formula.",
+            solution="return 2 * x + 1",
+            seed=5,
+        ),
+        E.Exercise(
+            "zz-pick",
+            "choice",
+            "your point",
+            None,
+            judge=lambda a: None if a > 0 else "it must be positive.",
+            solution="any positive number",
+        ),
+        E.Exercise(
+            "zz-why",
+            "explain",
+            "your conclusion",
+            "yes",
+            mistakes=(E.Mistake("no", "Look at the corner (1, 1)."),),
+            solution="yes, because ...",
+        ),
     ]
     for ex in made:
         E.register(ex)
@@ -257,7 +333,11 @@ def test_right_answer(toy):
 
 
 def test_wrong_answer_gets_the_hint_of_its_mistake_not_the_answer(toy):
-    for answer, hint in ((20, "Divide by the norm."), (-4, "Check the sign."), (7, "Recompute it.")):
+    for answer, hint in (
+        (20, "Divide by the norm."),
+        (-4, "Check the sign."),
+        (7, "Recompute it."),
+    ):
         fb = check("zz-quick", answer)
         assert not fb and not fb.neutral and hint in fb.message and "✘" in fb._repr_html_()
         assert "SECRET" not in fb.message and "4" not in fb.message.replace("zz-", "")
@@ -285,7 +365,7 @@ def test_choice_grades_the_students_own_choice(toy):
 
 
 def test_explain_needs_an_argument_and_checks_the_conclusion(toy):
-    assert check("zz-why", "yes").neutral                      # no argument yet
+    assert check("zz-why", "yes").neutral  # no argument yet
     assert check("zz-why", "Yes ", because="the line x1 + x2 = 1.5 separates them")
     fb = check("zz-why", "no", because="no line can separate the corners")
     assert not fb and "Look at the corner (1, 1)." in fb.message
@@ -298,16 +378,21 @@ def test_implement_checker_accepts_a_right_function_and_is_deterministic(toy):
     assert check_function("zz-impl", bug).message == check_function("zz-impl", bug).message
 
 
-@pytest.mark.parametrize("bug, expect", [
-    (lambda x: 2 * x, "You forgot the bias."),                                  # an anticipated mistake
-    (lambda x: 2 * x + 1.001, "Compare with the formula."),                   # an unanticipated one
-    (lambda x: (2 * x + 1)[:2], "Compare with the formula."),                 # wrong shape
-    (lambda x: "two x plus one", "Compare with the formula."),                # not a number
-    (lambda x: 1 / 0, "raised ZeroDivisionError"),                            # it crashes
-])
+@pytest.mark.parametrize(
+    "bug, expect",
+    [
+        (lambda x: 2 * x, "You forgot the bias."),  # an anticipated mistake
+        (lambda x: 2 * x + 1.001, "Compare with the formula."),  # an unanticipated one
+        (lambda x: (2 * x + 1)[:2], "Compare with the formula."),  # wrong shape
+        (lambda x: "two x plus one", "Compare with the formula."),  # not a number
+        (lambda x: 1 / 0, "raised ZeroDivisionError"),  # it crashes
+    ],
+)
 def test_implement_checker_catches_buggy_implementations(toy, bug, expect):
     fb = check_function("zz-impl", bug)
-    assert not fb and not fb.neutral and expect in fb.message and "return 2 * x + 1" not in fb.message
+    assert (
+        not fb and not fb.neutral and expect in fb.message and "return 2 * x + 1" not in fb.message
+    )
 
 
 def test_implement_checker_catches_changing_the_input(toy):
@@ -315,6 +400,7 @@ def test_implement_checker_catches_changing_the_input(toy):
         x *= 2
         x += 1
         return x
+
     fb = check_function("zz-impl", in_place)
     assert not fb and "changes its inputs" in fb.message
 
@@ -333,6 +419,7 @@ def test_wrong_entry_point_and_unknown_ids(toy):
 
 
 # -- the course's own exercises: each right answer passes, each anticipated mistake gets its hint ----
+
 
 def test_every_registered_exercise_has_a_solution_and_its_mistakes_are_wrong():
     get_exercise("01-1")
@@ -368,7 +455,9 @@ def args_key(args):
 def test_01_signed_distance_and_and_separator():
     assert check_function("01-4", lambda w, b, x: (w @ x + b) / np.linalg.norm(w))
     assert check("01-5", (1, 1, -1.5), because="only <1,1> is +1, cut it off")
-    assert check("01-5", (2.0, 3.0, -4.0), because="only <1,1> is +1, cut it off")   # another right choice
+    assert check(
+        "01-5", (2.0, 3.0, -4.0), because="only <1,1> is +1, cut it off"
+    )  # another right choice
     fb = check("01-5", (1, 1, -1), because="only <1,1> is +1, cut it off")
     assert not fb and "<0,1> (a = 0)" in fb.message
     assert not check("01-5", "yes", because="only <1,1> is +1, cut it off")
@@ -376,14 +465,26 @@ def test_01_signed_distance_and_and_separator():
 
 # -- check_epoch without reveal (the notebooks' default): hints, never the right value -------------
 
-@pytest.mark.parametrize("row, rule, hint", [
-    (((0, 0), 1, 1, (-2, 0, 0)), "prediction", "which is not b + w1·x1 + w2·x2 for θ = (0, 0, 0)"),
-    (((0, 0), 0, -1, (-2, 0, 0)), "prediction", "sign(0) = +1"),
-    (((0, 0), 0, 1, (0, 0, 0)), "prediction", "this step is a mistake, so θ changes (ŷ ≠ y)"),
-    (((0, 0), 0, 1, (2, 0, 0)), "prediction", "not minus"),
-    (((0, 0), 0, 1, (-1, 0, 0)), "prediction", "margin rule's step"),
-    (((0, 0), 0, 1, (-5, 0, 0)), "prediction", "recompute θ + η(y − ŷ)(1, x) from θ = (0, 0, 0)"),
-])
+
+@pytest.mark.parametrize(
+    "row, rule, hint",
+    [
+        (
+            ((0, 0), 1, 1, (-2, 0, 0)),
+            "prediction",
+            "which is not b + w1·x1 + w2·x2 for θ = (0, 0, 0)",
+        ),
+        (((0, 0), 0, -1, (-2, 0, 0)), "prediction", "sign(0) = +1"),
+        (((0, 0), 0, 1, (0, 0, 0)), "prediction", "this step is a mistake, so θ changes (ŷ ≠ y)"),
+        (((0, 0), 0, 1, (2, 0, 0)), "prediction", "not minus"),
+        (((0, 0), 0, 1, (-1, 0, 0)), "prediction", "margin rule's step"),
+        (
+            ((0, 0), 0, 1, (-5, 0, 0)),
+            "prediction",
+            "recompute θ + η(y − ŷ)(1, x) from θ = (0, 0, 0)",
+        ),
+    ],
+)
 def test_hints_name_the_kind_of_mistake_without_the_value(row, rule, hint):
     answer = LECTURE_EPOCH1[:2] + [row]
     fb = check_epoch(answer, rule=rule)
@@ -394,11 +495,13 @@ def test_hints_name_the_kind_of_mistake_without_the_value(row, rule, hint):
 def test_hints_for_the_bias_and_for_no_update():
     fb = check_epoch([((1, 1), 0, 1, (1, 1, 1))])
     assert "ŷ = y here, so the rule makes no update" in fb.message and "should be" not in fb.message
-    fb = check_epoch([((1, 1), 0, 1, (0, 1, 1))], rule="margin")          # w moved, b did not
+    fb = check_epoch([((1, 1), 0, 1, (0, 1, 1))], rule="margin")  # w moved, b did not
     assert "the bias changes too" in fb.message
-    fb = check_epoch([((1, 1), 0, 1, (2, 2, 2))], rule="margin")          # the lecture's factor 2
+    fb = check_epoch([((1, 1), 0, 1, (2, 2, 2))], rule="margin")  # the lecture's factor 2
     assert "the lecture's step" in fb.message
-    fb = check_epoch([((1, 1), 0, 1, (0, 0, 0))], theta0=(-2, 1, 1))      # 1 + 1 - 2 = 0; left out b gives 2
+    fb = check_epoch(
+        [((1, 1), 0, 1, (0, 0, 0))], theta0=(-2, 1, 1)
+    )  # 1 + 1 - 2 = 0; left out b gives 2
     assert fb.step == 1
     fb = check_epoch([((1, 1), 2, 1, (0, 0, 0))], theta0=(-2, 1, 1))
     assert "leaves out the bias" in fb.message
@@ -406,6 +509,7 @@ def test_hints_for_the_bias_and_for_no_update():
 
 def test_03_choices_are_graded_on_the_students_own_choice():
     import itertools
+
     X, y = worked_example()
     for perm in itertools.permutations(range(4)):
         order = [tuple(X[i]) for i in perm]
@@ -413,11 +517,19 @@ def test_03_choices_are_graded_on_the_students_own_choice():
         assert check("03-2", (order, "yes" if ends else "no"))
         assert not check("03-2", (order, "no" if ends else "yes"))
     assert not check("03-2", ([(1, 1)] * 4, "yes"))
-    assert check("03-2", ([..., ..., ..., ...], ...)).neutral and check("03-2", (order, ...)).neutral
+    assert (
+        check("03-2", ([..., ..., ..., ...], ...)).neutral and check("03-2", (order, ...)).neutral
+    )
     blank = check("03-1", [((1, 1), ..., ..., ...)])
     assert blank.neutral
-    rows = [(r["x"], r["theta_x"], r["y_hat"], r["theta"]) for r in epoch_trace(X, y, range(4), theta0=(1, -1, 0))]
+    rows = [
+        (r["x"], r["theta_x"], r["y_hat"], r["theta"])
+        for r in epoch_trace(X, y, range(4), theta0=(1, -1, 0))
+    ]
     assert check("03-1", rows)
-    assert not check("03-1", LECTURE_EPOCH1)                          # the lecture's start is not this one
+    assert not check("03-1", LECTURE_EPOCH1)  # the lecture's start is not this one
     assert check("03-5", 0, because="no update of the margin run breaks a point")
-    assert "lecture's run" in check("03-5", 5, because="no update of the margin run breaks a point").message
+    assert (
+        "lecture's run"
+        in check("03-5", 5, because="no update of the margin run breaks a point").message
+    )

@@ -1,15 +1,16 @@
 """Tests for perclib.experiments, against independent oracles (brute force, Monte Carlo, direct runs)."""
+
 import warnings
 
 import numpy as np
 import pytest
+from test_oracles import perceptron_loop
+from test_theory import independent_bound
 
 from perclib import ConvergenceWarning, Perceptron, PocketPerceptron
 from perclib import experiments as E
 from perclib.datasets import make_lfd, make_separable, make_xor
 from perclib.theory import max_margin, mistake_bound, radius
-from test_oracles import perceptron_loop
-from test_theory import independent_bound
 
 
 def test_novikoff_trace_lemmas_hold_on_a_run():
@@ -21,7 +22,9 @@ def test_novikoff_trace_lemmas_hold_on_a_run():
         assert t["bound"] == pytest.approx(mistake_bound(X, y))
         tol = 1e-12 * eta * t["R"] * t["k"]
         assert np.all(t["d_alignment"] >= eta * t["gamma"] - 1e-12 * eta * t["R"])
-        assert np.all(t["d_sq_norm"] <= eta ** 2 * t["R"] ** 2 + 1e-12 * eta ** 2 * t["R"] ** 2 * t["k"])
+        assert np.all(
+            t["d_sq_norm"] <= eta**2 * t["R"] ** 2 + 1e-12 * eta**2 * t["R"] ** 2 * t["k"]
+        )
         assert np.all(t["alignment"] >= t["alignment_bound"] - tol)
         assert np.all(t["sq_norm"] <= t["sq_norm_bound"] * (1 + 1e-12))
         # the last update's weights are the model's (augmented) weights
@@ -41,7 +44,9 @@ def test_novikoff_trace_increments_are_the_updates():
 
 
 def test_novikoff_check_small_run():
-    r = E.novikoff_check(30, n_samples=(10, 20), n_features=(2, 3), margins=(0.05, 0.1), random_state=3)
+    r = E.novikoff_check(
+        30, n_samples=(10, 20), n_features=(2, 3), margins=(0.05, 0.1), random_state=3
+    )
     assert r["ratio"].shape == (30,) and np.all(r["converged"])
     assert np.all(r["updates"] <= r["bound"]) and np.all(r["ratio"] <= 1)
     assert set(r["order"]) == {"cyclic", "shuffle", "random-mistake"}
@@ -59,7 +64,9 @@ def test_novikoff_check_bounds_are_independent_ones(monkeypatch):
         return X, y
 
     monkeypatch.setattr(E, "make_separable", capture)
-    r = E.novikoff_check(8, n_samples=(10, 20), n_features=(2, 3), margins=(0.05, 0.1), random_state=3)
+    r = E.novikoff_check(
+        8, n_samples=(10, 20), n_features=(2, 3), margins=(0.05, 0.1), random_state=3
+    )
     assert len(seen) == 8
     for i, (X, y) in enumerate(seen):
         bound, R, gamma = independent_bound(X, y)
@@ -78,8 +85,17 @@ def test_novikoff_check_errors():
         E.novikoff_check(3, orders=("backwards",))
 
 
-@pytest.mark.parametrize("n,d,ratio", [(5, 2, 6.0), (50, 3, 10.0), (200, 10, 8.0), (30, 25, 20.0),
-                                         (20, 2, 1.06 * np.sqrt(2)), (20, 4, 1.5 * np.sqrt(2))])
+@pytest.mark.parametrize(
+    "n,d,ratio",
+    [
+        (5, 2, 6.0),
+        (50, 3, 10.0),
+        (200, 10, 8.0),
+        (30, 25, 20.0),
+        (20, 2, 1.06 * np.sqrt(2)),
+        (20, 4, 1.5 * np.sqrt(2)),
+    ],
+)
 def test_make_fixed_ratio_is_exact(n, d, ratio):
     X, y = E.make_fixed_ratio(n, d, ratio, random_state=n + d)
     assert X.shape == (n, d) and set(y.tolist()) == {-1, 1}
@@ -143,8 +159,10 @@ def test_disagreement_against_monte_carlo_and_a_grid():
 def test_disagreement_special_cases():
     assert E.disagreement([1.0, 0.0], 0.0, [1.0, 0.0], 0.0) == 0.0
     assert E.disagreement([1.0, 0.0], 0.0, [-1.0, 0.0], 0.0) == pytest.approx(1.0)
-    assert E.disagreement([1.0, 1.0], 5.0, [0.0, 0.0], 1.0) == 0.0        # both +1 everywhere
-    assert E.disagreement([1.0, 0.0], 0.5, [0.0, 0.0], -1.0) == pytest.approx(0.75)  # g is -1 everywhere
+    assert E.disagreement([1.0, 1.0], 5.0, [0.0, 0.0], 1.0) == 0.0  # both +1 everywhere
+    assert E.disagreement([1.0, 0.0], 0.5, [0.0, 0.0], -1.0) == pytest.approx(
+        0.75
+    )  # g is -1 everywhere
     with pytest.raises(ValueError, match="2-D"):
         E.disagreement([1.0, 0.0, 0.0], 0.0, [1.0, 0.0], 0.0)
 
@@ -154,10 +172,10 @@ def test_lfd_pla_matches_a_plain_pla_loop():
     runs = 0
     for seed in range(20):
         X, y, _ = make_lfd(20, random_state=seed)
-        if len(set(y.tolist())) < 2:   # the loop's labels need both classes (see the next test)
+        if len(set(y.tolist())) < 2:  # the loop's labels need both classes (see the next test)
             continue
         pla = E._fit_pla(X, y, np.random.default_rng(seed + 100))
-        w, b, updates = perceptron_loop(X, y, epochs=10 ** 6, order="random-mistake", seed=seed + 100)
+        w, b, updates = perceptron_loop(X, y, epochs=10**6, order="random-mistake", seed=seed + 100)
         assert pla["w"].tolist() == w and pla["b"] == b
         assert pla["updates"] == updates and pla["converged"]
         runs += 1
@@ -210,7 +228,7 @@ def test_max_iter_curve_equals_fit_with_max_iter():
     # redo data set 0 with fit(max_iter=k)
     rng = np.random.default_rng(0)
     Xtr, ytr, Xte, yte = E._noisy_split(30, 100, 0.1, 2, rng)
-    seed = int(rng.integers(2 ** 31))
+    seed = int(rng.integers(2**31))
     for j, k in enumerate((1, 3, 5)):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -226,10 +244,14 @@ def test_max_iter_curve_equals_fit_with_max_iter():
 def test_pocket_vs_last():
     r = E.pocket_vs_last(4, n_train=40, n_test=200, max_iter=10, random_state=0)
     assert all(v.shape == (4,) for v in r.values())
-    assert np.all(r["train_pocket"] <= r["train_last"])  # the pocket is never worse on training data
+    assert np.all(
+        r["train_pocket"] <= r["train_last"]
+    )  # the pocket is never worse on training data
     rng = np.random.default_rng(0)
     Xtr, ytr, Xte, yte = E._noisy_split(40, 200, 0.1, 2, rng)
-    clf = PocketPerceptron(max_iter=10, order="shuffle", random_state=int(rng.integers(2 ** 31))).fit(Xtr, ytr)
+    clf = PocketPerceptron(max_iter=10, order="shuffle", random_state=int(rng.integers(2**31))).fit(
+        Xtr, ytr
+    )
     assert r["train_pocket"][0] == pytest.approx(1 - clf.score(Xtr, ytr))
     assert r["test_pocket"][0] == pytest.approx(1 - clf.score(Xte, yte))
     assert r["train_pocket"][0] == pytest.approx(clf.pocket_mistakes_ / 40)

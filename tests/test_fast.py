@@ -9,6 +9,7 @@ same mistakes and then makes the reference's own increments ``u += (eta*y*c)*x``
 ``beta += eta*y*c`` with the same counter ``c``, so the average ``w - u/c`` is the same float
 computation; any difference would be a bug, not rounding.
 """
+
 import warnings
 
 import numpy as np
@@ -17,8 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.linear_model import Perceptron as SkPerceptron
 
-from perclib import (AveragedPerceptron, MulticlassPerceptron, Perceptron, PocketPerceptron,
-                     VotedPerceptron, _fast)
+from perclib import (
+    AveragedPerceptron,
+    MulticlassPerceptron,
+    Perceptron,
+    PocketPerceptron,
+    VotedPerceptron,
+    _fast,
+)
 from perclib._engine import _seq_dot
 from perclib.datasets import load_digits, load_iris, make_blobs3, make_noisy, make_separable
 
@@ -75,15 +82,30 @@ def _random_data(kind, n, d, seed):
 
 
 @settings(max_examples=150, deadline=None)
-@given(kind=st.sampled_from(["separable", "noisy", "integers", "gaussian"]), n=st.integers(2, 120),
-       d=st.integers(1, 9), seed=st.integers(0, 2**31 - 1), order=st.sampled_from(ORDERS),
-       rule=st.sampled_from(RULES), eta=st.sampled_from([1.0, 0.1, 0.37, 3.0]),
-       max_iter=st.integers(1, 25), fit_intercept=st.booleans(), tiny_chunks=st.booleans())
-def test_perceptron_fast_equals_reference(kind, n, d, seed, order, rule, eta, max_iter, fit_intercept,
-                                          tiny_chunks):
+@given(
+    kind=st.sampled_from(["separable", "noisy", "integers", "gaussian"]),
+    n=st.integers(2, 120),
+    d=st.integers(1, 9),
+    seed=st.integers(0, 2**31 - 1),
+    order=st.sampled_from(ORDERS),
+    rule=st.sampled_from(RULES),
+    eta=st.sampled_from([1.0, 0.1, 0.37, 3.0]),
+    max_iter=st.integers(1, 25),
+    fit_intercept=st.booleans(),
+    tiny_chunks=st.booleans(),
+)
+def test_perceptron_fast_equals_reference(
+    kind, n, d, seed, order, rule, eta, max_iter, fit_intercept, tiny_chunks
+):
     X, y = _random_data(kind, n, d, seed)
-    model = Perceptron(eta=eta, max_iter=max_iter, order=order, rule=rule, fit_intercept=fit_intercept,
-                       random_state=seed)
+    model = Perceptron(
+        eta=eta,
+        max_iter=max_iter,
+        order=order,
+        rule=rule,
+        fit_intercept=fit_intercept,
+        random_state=seed,
+    )
     old = _fast._CHUNK_BYTES
     _fast._CHUNK_BYTES = 8 * d * 16 if tiny_chunks else old  # hypothesis and fixtures do not mix
     try:
@@ -126,7 +148,7 @@ def _tie_trials(seed, trials=150):
         d = int(rng.integers(2, 60))
         X = rng.normal(size=(24, d))
         w0 = rng.normal(size=d)
-        b0 = -_seq_dot(w0, X[0])                     # the first example's activation is exactly 0
+        b0 = -_seq_dot(w0, X[0])  # the first example's activation is exactly 0
         y = np.where(rng.random(24) < 0.5, 1, -1)
         y[0] = 1 if trial % 2 else -1
         yield X, y, w0, b0
@@ -139,7 +161,7 @@ def test_near_ties_are_settled_as_the_reference_settles_them(chunk):
     """
     decided_differently = 0
     for X, y, w0, b0 in _tie_trials(seed=0):
-        blocked = float((X[:16] @ w0)[0]) + b0         # what a blocked product says instead
+        blocked = float((X[:16] @ w0)[0]) + b0  # what a blocked product says instead
         decided_differently += blocked != 0.0
         for rule in RULES:
             model = Perceptron(max_iter=3, rule=rule)
@@ -149,7 +171,7 @@ def test_near_ties_are_settled_as_the_reference_settles_them(chunk):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 rec.fit(X, y, coef_init=w0, intercept_init=b0)
-            assert rec.history_[0].activation == 0.0   # the reference saw the exact tie
+            assert rec.history_[0].activation == 0.0  # the reference saw the exact tie
             assert rec.history_[0].updated == (rule == "margin" or y[0] == -1)
     assert decided_differently > 25  # the tie logic was needed, not just run
 
@@ -180,16 +202,19 @@ def test_near_ties_in_a_chunk_streamed_by_einsum(chunk, monkeypatch):
     for X, y, w0, b0 in _tie_trials(seed=1):
         decided_differently += float(original("ij,j->i", X, w0)[0]) + b0 != 0.0
         for rule in RULES:
-            fast, ref = _pair(Perceptron(max_iter=3, rule=rule), X, y,
-                              {"coef_init": w0, "intercept_init": b0})
+            fast, ref = _pair(
+                Perceptron(max_iter=3, rule=rule), X, y, {"coef_init": w0, "intercept_init": b0}
+            )
             _assert_same(fast, ref, PERCEPTRON_ATTRS)
-    assert "ij,j->i" in streamed            # the fresh chunks were scored by einsum
-    assert decided_differently > 25         # and its sign alone would have decided ties wrongly
+    assert "ij,j->i" in streamed  # the fresh chunks were scored by einsum
+    assert decided_differently > 25  # and its sign alone would have decided ties wrongly
 
 
 def test_fast_path_is_bit_identical_to_sklearn(chunk):
     Xi, yi = load_iris(classes=(1, 2))
-    datasets = [Xi, ] + [make_noisy(400, 6, 0.1, random_state=s)[0] for s in range(3)]
+    datasets = [
+        Xi,
+    ] + [make_noisy(400, 6, 0.1, random_state=s)[0] for s in range(3)]
     labels = [yi] + [make_noisy(400, 6, 0.1, random_state=s)[1] for s in range(3)]
     datasets.append(make_separable(2000, 20, 0.05, random_state=7)[0])
     labels.append(make_separable(2000, 20, 0.05, random_state=7)[1])
@@ -220,11 +245,29 @@ def test_averaged_fast_equals_reference(order, chunk):
         for kind in ["separable", "noisy", "integers", "gaussian"]:
             X, y = _random_data(kind, 60 + 15 * seed, 1 + seed % 5, seed)
             for fit_intercept in (True, False):
-                model = AveragedPerceptron(eta=0.5 + seed, max_iter=1 + seed % 7, order=order,
-                                           fit_intercept=fit_intercept, random_state=seed)
+                model = AveragedPerceptron(
+                    eta=0.5 + seed,
+                    max_iter=1 + seed % 7,
+                    order=order,
+                    fit_intercept=fit_intercept,
+                    random_state=seed,
+                )
                 fast, ref = _pair(model, X, y)
-                _assert_same(fast, ref, ["coef_", "intercept_", "last_coef_", "last_intercept_", "c_",
-                                         "mistakes_", "n_iter_", "n_updates_", "converged_"])
+                _assert_same(
+                    fast,
+                    ref,
+                    [
+                        "coef_",
+                        "intercept_",
+                        "last_coef_",
+                        "last_intercept_",
+                        "c_",
+                        "mistakes_",
+                        "n_iter_",
+                        "n_updates_",
+                        "converged_",
+                    ],
+                )
 
 
 @pytest.mark.parametrize("order", ["cyclic", "shuffle"])
@@ -232,11 +275,25 @@ def test_voted_fast_equals_reference(order, chunk):
     for seed in range(10):
         for kind in ["separable", "noisy", "integers", "gaussian"]:
             X, y = _random_data(kind, 50 + 10 * seed, 1 + seed % 4, seed)
-            model = VotedPerceptron(max_iter=1 + seed % 6, order=order, random_state=seed,
-                                    fit_intercept=bool(seed % 3))
+            model = VotedPerceptron(
+                max_iter=1 + seed % 6, order=order, random_state=seed, fit_intercept=bool(seed % 3)
+            )
             fast, ref = _pair(model, X, y)
-            _assert_same(fast, ref, ["weights_", "intercepts_", "counts_", "last_coef_", "last_intercept_",
-                                     "mistakes_", "n_iter_", "n_updates_", "converged_"])
+            _assert_same(
+                fast,
+                ref,
+                [
+                    "weights_",
+                    "intercepts_",
+                    "counts_",
+                    "last_coef_",
+                    "last_intercept_",
+                    "mistakes_",
+                    "n_iter_",
+                    "n_updates_",
+                    "converged_",
+                ],
+            )
             assert fast.counts_.sum() == fast.n_iter_ * X.shape[0]
 
 
@@ -248,8 +305,21 @@ def test_pocket_fast_equals_reference(order, chunk):
             for rule in RULES:
                 model = PocketPerceptron(max_iter=8, order=order, rule=rule, random_state=seed)
                 fast, ref = _pair(model, X, y)
-                _assert_same(fast, ref, ["coef_", "intercept_", "pocket_mistakes_", "last_coef_",
-                                         "last_intercept_", "mistakes_", "n_iter_", "n_updates_", "converged_"])
+                _assert_same(
+                    fast,
+                    ref,
+                    [
+                        "coef_",
+                        "intercept_",
+                        "pocket_mistakes_",
+                        "last_coef_",
+                        "last_intercept_",
+                        "mistakes_",
+                        "n_iter_",
+                        "n_updates_",
+                        "converged_",
+                    ],
+                )
 
 
 def _multiclass_data():
@@ -267,11 +337,29 @@ def _multiclass_data():
 def test_multiclass_fast_equals_reference(order, average, chunk):
     for k, (X, y) in enumerate(_multiclass_data()):
         for fit_intercept in (True, False):
-            model = MulticlassPerceptron(eta=[1.0, 0.3][k % 2], max_iter=6, order=order, average=average,
-                                         fit_intercept=fit_intercept, random_state=k)
+            model = MulticlassPerceptron(
+                eta=[1.0, 0.3][k % 2],
+                max_iter=6,
+                order=order,
+                average=average,
+                fit_intercept=fit_intercept,
+                random_state=k,
+            )
             fast, ref = _pair(model, X, y)
-            _assert_same(fast, ref, ["coef_", "intercept_", "last_coef_", "last_intercept_", "mistakes_",
-                                     "n_iter_", "n_updates_", "converged_"])
+            _assert_same(
+                fast,
+                ref,
+                [
+                    "coef_",
+                    "intercept_",
+                    "last_coef_",
+                    "last_intercept_",
+                    "mistakes_",
+                    "n_iter_",
+                    "n_updates_",
+                    "converged_",
+                ],
+            )
 
 
 def test_multiclass_near_ties_between_classes(chunk):
@@ -310,20 +398,36 @@ def test_record_uses_the_reference_and_agrees_with_the_fast_path():
     assert np.array_equal(fast.coef_, rec.coef_) and fast.intercept_ == rec.intercept_
     assert sum(s.updated for s in rec.history_) == fast.n_updates_
     mc = MulticlassPerceptron(max_iter=3, record=True).fit(*make_blobs3(10, random_state=0))
-    assert np.array_equal(mc.coef_, MulticlassPerceptron(max_iter=3).fit(*make_blobs3(10, random_state=0)).coef_)
+    assert np.array_equal(
+        mc.coef_, MulticlassPerceptron(max_iter=3).fit(*make_blobs3(10, random_state=0)).coef_
+    )
     with pytest.raises(ValueError, match="record=True"):
-        _fast.train(X, np.where(y > 0, 1.0, -1.0), np.zeros(3), 0.0, eta=1.0, max_iter=1, order="cyclic",
-                    rule="margin", fit_intercept=True, rng=None, record=[])
+        _fast.train(
+            X,
+            np.where(y > 0, 1.0, -1.0),
+            np.zeros(3),
+            0.0,
+            eta=1.0,
+            max_iter=1,
+            order="cyclic",
+            rule="margin",
+            fit_intercept=True,
+            rng=None,
+            record=[],
+        )
 
 
-@pytest.mark.parametrize("make", [
-    lambda: Perceptron(max_iter=5, order="shuffle", random_state=0),
-    lambda: Perceptron(max_iter=5, order="random-mistake", random_state=0),
-    lambda: AveragedPerceptron(max_iter=3, order="shuffle", random_state=0),
-    lambda: VotedPerceptron(max_iter=3, order="shuffle", random_state=0),
-    lambda: PocketPerceptron(max_iter=3, order="shuffle", random_state=0),
-    lambda: MulticlassPerceptron(max_iter=3, order="shuffle", random_state=0),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Perceptron(max_iter=5, order="shuffle", random_state=0),
+        lambda: Perceptron(max_iter=5, order="random-mistake", random_state=0),
+        lambda: AveragedPerceptron(max_iter=3, order="shuffle", random_state=0),
+        lambda: VotedPerceptron(max_iter=3, order="shuffle", random_state=0),
+        lambda: PocketPerceptron(max_iter=3, order="shuffle", random_state=0),
+        lambda: MulticlassPerceptron(max_iter=3, order="shuffle", random_state=0),
+    ],
+)
 def test_nothing_passed_in_is_modified(make, chunk):
     X, y = make_noisy(300, 5, 0.1, random_state=0)
     X, y = np.ascontiguousarray(X), y.copy()
@@ -364,6 +468,7 @@ def test_finiteness_check_needs_no_boolean_copy_of_X():
     """check_array proves X finite by its sum (no n x d mask); an overflowing sum falls back to the
     entry-by-entry check, so huge finite values pass and NaN or inf anywhere still fail."""
     from perclib._validation import check_array
+
     X = np.full((4, 3), 1e308)
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -8,6 +8,7 @@ and a wrong variant with the seed pinned by the student, and a repeated submissi
 of the same notebook must agree). The table is printed (``pytest -s`` shows it) by the same code as
 ``make grade``.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -26,86 +27,192 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 LABS = ROOT / "labs"
 SOLUTION = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n?", re.M)
 REGION = re.compile(r"### BEGIN (SOLUTION|HIDDEN TESTS)\n(.*?)### END \1", re.S)
-MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "BEGIN MARK SCHEME")
+MARKERS = (
+    "BEGIN SOLUTION",
+    "END SOLUTION",
+    "BEGIN HIDDEN TESTS",
+    "END HIDDEN TESTS",
+    "BEGIN MARK SCHEME",
+)
 
 # The test cells of each graded function: a slip in one function may cost only these.
 FUNCTIONS = {
-    "lab1": {"perceptron_step": {"test_step_mistake", "test_step_tie", "test_step_correct"},
-             "fit": {"test_history_format", "test_fit"}},
-    "lab2": {"novikoff_bound": {"test_bound"}, "count_updates": {"test_count_updates"},
-             "margin_experiment": {"test_experiment"}, "summarize": {"test_summarize"}},
-    "lab3": {"averaged_fit": {"test_averaged", "test_averaged_lazy"}, "multiclass_step": {"test_multiclass_step"},
-             "multiclass_fit": {"test_multiclass_fit"}, "accuracy": {"test_accuracy"}},
+    "lab1": {
+        "perceptron_step": {"test_step_mistake", "test_step_tie", "test_step_correct"},
+        "fit": {"test_history_format", "test_fit"},
+    },
+    "lab2": {
+        "novikoff_bound": {"test_bound"},
+        "count_updates": {"test_count_updates"},
+        "margin_experiment": {"test_experiment"},
+        "summarize": {"test_summarize"},
+    },
+    "lab3": {
+        "averaged_fit": {"test_averaged", "test_averaged_lazy"},
+        "multiclass_step": {"test_multiclass_step"},
+        "multiclass_fit": {"test_multiclass_fit"},
+        "accuracy": {"test_accuracy"},
+    },
 }
 
 WRAPPERS = {
-    "lab1": {"fit": '''
+    "lab1": {
+        "fit": """
 def fit(X, y, eta=1.0, max_iter=100):
     from perclib import Perceptron
     ref = Perceptron(eta=eta, max_iter=max_iter, record=True).fit(X, y)
     keys = ("epoch", "index", "x", "y", "activation", "y_hat", "updated", "w", "b")
     return ref.coef_, ref.intercept_, [{k: getattr(s, k) for k in keys} for s in ref.history_]
-'''},
-    "lab2": {"novikoff_bound": '''
+"""
+    },
+    "lab2": {
+        "novikoff_bound": """
 from perclib.theory import radius, mistake_bound
 def novikoff_bound(X, y):
     return radius(X), max_margin(X, y)[2], mistake_bound(X, y)
-'''},
-    "lab3": {"averaged_fit": '''
+"""
+    },
+    "lab3": {
+        "averaged_fit": """
 from perclib import AveragedPerceptron
 def averaged_fit(X, y, eta=1.0, max_iter=10):
     ref = AveragedPerceptron(eta=eta, max_iter=max_iter).fit(X, y)
     return ref.coef_, ref.intercept_
-''', "multiclass_fit": '''
+""",
+        "multiclass_fit": """
 from perclib import MulticlassPerceptron
 def multiclass_fit(X, y, n_classes, eta=1.0, max_iter=10):
     ref = MulticlassPerceptron(eta=eta, max_iter=max_iter, average=True).fit(X, y)
     return ref.last_coef_, ref.last_intercept_, ref.coef_, ref.intercept_
-'''},
+""",
+    },
 }
 
 # Wrong variants: edits of the solution cells (grade_id, old, new), the function they break, the
 # test that must fail and a phrase of its hint. Any other failing test must belong to that function.
 WRONG = {
     "lab1": {
-        "no-eta": ([("perceptron_step", "return w + eta * y * x, b + eta * y, True", "return w + y * x, b + y, True")],
-                   "perceptron_step", "test_step_mistake", "multiply by the learning rate"),
-        "strict-less-than": ([("perceptron_step", "if y * a <= 0:", "if y * a < 0:")],
-                             "perceptron_step", "test_step_tie", "y*a = 0) is a mistake too"),
-        "no-bias-in-activation": ([("perceptron_step", "a = np.dot(w, x) + b", "a = np.dot(w, x)")],
-                                  "perceptron_step", "test_step_mistake", "with the bias"),
-        "updates-correct-points": ([("perceptron_step", "    if y * a <= 0:\n        return w + eta * y * x, b + eta * y, True\n"
-                                     "    return w.copy(), b, False", "    return w + eta * y * x, b + eta * y, True")],
-                                   "perceptron_step", "test_step_correct", "already classified correctly"),
-        "wrong-direction": ([("perceptron_step", "return w + eta * y * x,", "return w - eta * y * x,")],
-                            "perceptron_step", "test_step_mistake", "w moved the wrong way"),
-        "sign-convention": ([("fit", '"y_hat": 1.0 if a >= 0 else -1.0', '"y_hat": 1.0 if a > 0 else -1.0')],
-                            "fit", "test_history_format", "a point on the boundary predicts +1"),
-        "activation-after-step": ([("fit", "            a = float(np.dot(w, X[i]) + b)\n"
-                                    "            w, b, updated = perceptron_step(w, b, X[i], y[i], eta)\n",
-                                    "            w, b, updated = perceptron_step(w, b, X[i], y[i], eta)\n"
-                                    "            a = float(np.dot(w, X[i]) + b)\n")],
-                                  "fit", "test_fit", "after the step"),
-        "max-iter-minus-one": ([("fit", "range(1, max_iter + 1)", "range(1, max_iter)")],
-                               "fit", "test_fit", "max_iter - 1 epochs"),
+        "no-eta": (
+            [
+                (
+                    "perceptron_step",
+                    "return w + eta * y * x, b + eta * y, True",
+                    "return w + y * x, b + y, True",
+                )
+            ],
+            "perceptron_step",
+            "test_step_mistake",
+            "multiply by the learning rate",
+        ),
+        "strict-less-than": (
+            [("perceptron_step", "if y * a <= 0:", "if y * a < 0:")],
+            "perceptron_step",
+            "test_step_tie",
+            "y*a = 0) is a mistake too",
+        ),
+        "no-bias-in-activation": (
+            [("perceptron_step", "a = np.dot(w, x) + b", "a = np.dot(w, x)")],
+            "perceptron_step",
+            "test_step_mistake",
+            "with the bias",
+        ),
+        "updates-correct-points": (
+            [
+                (
+                    "perceptron_step",
+                    "    if y * a <= 0:\n        return w + eta * y * x, b + eta * y, True\n"
+                    "    return w.copy(), b, False",
+                    "    return w + eta * y * x, b + eta * y, True",
+                )
+            ],
+            "perceptron_step",
+            "test_step_correct",
+            "already classified correctly",
+        ),
+        "wrong-direction": (
+            [("perceptron_step", "return w + eta * y * x,", "return w - eta * y * x,")],
+            "perceptron_step",
+            "test_step_mistake",
+            "w moved the wrong way",
+        ),
+        "sign-convention": (
+            [("fit", '"y_hat": 1.0 if a >= 0 else -1.0', '"y_hat": 1.0 if a > 0 else -1.0')],
+            "fit",
+            "test_history_format",
+            "a point on the boundary predicts +1",
+        ),
+        "activation-after-step": (
+            [
+                (
+                    "fit",
+                    "            a = float(np.dot(w, X[i]) + b)\n"
+                    "            w, b, updated = perceptron_step(w, b, X[i], y[i], eta)\n",
+                    "            w, b, updated = perceptron_step(w, b, X[i], y[i], eta)\n"
+                    "            a = float(np.dot(w, X[i]) + b)\n",
+                )
+            ],
+            "fit",
+            "test_fit",
+            "after the step",
+        ),
+        "max-iter-minus-one": (
+            [("fit", "range(1, max_iter + 1)", "range(1, max_iter)")],
+            "fit",
+            "test_fit",
+            "max_iter - 1 epochs",
+        ),
     },
     "lab2": {
-        "radius-without-bias": ([("novikoff_bound", "np.sqrt(1.0 + np.max(", "np.sqrt(np.max(")],
-                                "novikoff_bound", "test_bound", "leaves out the bias coordinate"),
-        "bound-unsquared": ([("novikoff_bound", "(R / gamma) ** 2", "R / gamma")],
-                            "novikoff_bound", "test_bound", "your bound is R/gamma"),
-        "counts-epochs": ([("count_updates", "counts.append(clf.n_updates_)", "counts.append(clf.n_iter_)")],
-                          "count_updates", "test_count_updates", "you counted epochs"),
-        "max-is-mean": ([("margin_experiment", "counts.max(), counts.mean()", "counts.mean(), counts.mean()")],
-                        "margin_experiment", "test_experiment", "holds the mean"),
-        "slope-not-log": ([("summarize", 'np.log(table["bound"]), 1)', 'table["bound"], 1)')],
-                          "summarize", "test_summarize", "bound_slope is off"),
+        "radius-without-bias": (
+            [("novikoff_bound", "np.sqrt(1.0 + np.max(", "np.sqrt(np.max(")],
+            "novikoff_bound",
+            "test_bound",
+            "leaves out the bias coordinate",
+        ),
+        "bound-unsquared": (
+            [("novikoff_bound", "(R / gamma) ** 2", "R / gamma")],
+            "novikoff_bound",
+            "test_bound",
+            "your bound is R/gamma",
+        ),
+        "counts-epochs": (
+            [("count_updates", "counts.append(clf.n_updates_)", "counts.append(clf.n_iter_)")],
+            "count_updates",
+            "test_count_updates",
+            "you counted epochs",
+        ),
+        "max-is-mean": (
+            [("margin_experiment", "counts.max(), counts.mean()", "counts.mean(), counts.mean()")],
+            "margin_experiment",
+            "test_experiment",
+            "holds the mean",
+        ),
+        "slope-not-log": (
+            [("summarize", 'np.log(table["bound"]), 1)', 'table["bound"], 1)')],
+            "summarize",
+            "test_summarize",
+            "bound_slope is off",
+        ),
     },
     "lab3": {
-        "counter-on-updates-only": ([("averaged_fit", "beta = beta + eta * y[i] * c\n            c += 1",
-                                      "beta = beta + eta * y[i] * c\n                c += 1")],
-                                    "averaged_fit", "test_averaged", "your c counts updates only"),
-        "naive-average": ([("averaged_fit", "= SOURCE", '''
+        "counter-on-updates-only": (
+            [
+                (
+                    "averaged_fit",
+                    "beta = beta + eta * y[i] * c\n            c += 1",
+                    "beta = beta + eta * y[i] * c\n                c += 1",
+                )
+            ],
+            "averaged_fit",
+            "test_averaged",
+            "your c counts updates only",
+        ),
+        "naive-average": (
+            [
+                (
+                    "averaged_fit",
+                    "= SOURCE",
+                    """
 def averaged_fit(X, y, eta=1.0, max_iter=10):
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
@@ -117,34 +224,80 @@ def averaged_fit(X, y, eta=1.0, max_iter=10):
                 w, b = w + eta * y[i] * X[i], b + eta * y[i]
             total_w, total_b, count = total_w + w, total_b + b, count + 1
     return total_w / count, total_b / count
-''')], "averaged_fit", "test_averaged_lazy", "naive O(T d) average"),
-        "no-demotion": ([("multiclass_step", "    W[y_hat] -= eta * x\n    b[y_hat] -= eta\n", "")],
-                        "multiclass_step", "test_multiclass_step", "did not lower the predicted class"),
-        "average-is-last": ([("multiclass_fit", "return W, b, W - U / c, b - beta / c", "return W, b, W, b")],
-                            "multiclass_fit", "test_multiclass_fit", "last iterate as the average"),
+""",
+                )
+            ],
+            "averaged_fit",
+            "test_averaged_lazy",
+            "naive O(T d) average",
+        ),
+        "no-demotion": (
+            [("multiclass_step", "    W[y_hat] -= eta * x\n    b[y_hat] -= eta\n", "")],
+            "multiclass_step",
+            "test_multiclass_step",
+            "did not lower the predicted class",
+        ),
+        "average-is-last": (
+            [("multiclass_fit", "return W, b, W - U / c, b - beta / c", "return W, b, W, b")],
+            "multiclass_fit",
+            "test_multiclass_fit",
+            "last iterate as the average",
+        ),
     },
 }
 for _lab, _wrappers in WRAPPERS.items():
     for _name, _src in _wrappers.items():
-        WRONG[_lab][f"wrapper-{_name}"] = ([(_name, "= SOURCE", _src)], _name, sorted(FUNCTIONS[_lab][_name])[0],
-                                          "is not available while your function is graded")
+        WRONG[_lab][f"wrapper-{_name}"] = (
+            [(_name, "= SOURCE", _src)],
+            _name,
+            sorted(FUNCTIONS[_lab][_name])[0],
+            "is not available while your function is graded",
+        )
 
 # Correct work in another form: every test passes.
 CORRECT = {
-    "lab1": [("perceptron_step", "    a = np.dot(w, x) + b\n", "    w, x = np.asarray(w, np.float32), np.asarray(x, np.float32)\n"
-              "    a = np.dot(w, x) + np.float32(b)\n"),
-             ("perceptron_step", "return w + eta * y * x, b + eta * y, True", "return [w + eta * y * x, b + eta * y, True]"),
-             ("fit", '"w": np.array(w, dtype=float), "b": float(b)}', '"w": np.array(w, dtype=float), "b": float(b), "margin": y[i] * a}'),
-             ("fit", "return w, b, history", "return [w, b, tuple(history)]")],
-    "lab2": [("novikoff_bound", "return R, gamma, (R / gamma) ** 2", "return [R, gamma, (R / gamma) ** 2]"),
-             ("margin_experiment", "keys = (", "rows = [r + (len(r),) for r in rows]\n    keys = ("),
-             ("margin_experiment", '"updates_mean")', '"updates_mean", "n_rows")'),
-             ("summarize", '"max_fraction":', '"n_margins": len(log_gamma),\n        "max_fraction":')],
-    "lab3": [("averaged_fit", "    X = np.asarray(X, dtype=float)\n    y = np.asarray(y, dtype=float)\n",
-              "    X = np.asarray(X, dtype=np.float32)\n    y = np.asarray(y, dtype=np.float32)\n"),
-             ("averaged_fit", "w, b = np.zeros(d), 0.0\n    u, beta = np.zeros(d), 0.0",
-              "w, b = np.zeros(d, np.float32), 0.0\n    u, beta = np.zeros(d, np.float32), 0.0"),
-             ("multiclass_step", "return W, b, True", "return [W, b, True]")],
+    "lab1": [
+        (
+            "perceptron_step",
+            "    a = np.dot(w, x) + b\n",
+            "    w, x = np.asarray(w, np.float32), np.asarray(x, np.float32)\n"
+            "    a = np.dot(w, x) + np.float32(b)\n",
+        ),
+        (
+            "perceptron_step",
+            "return w + eta * y * x, b + eta * y, True",
+            "return [w + eta * y * x, b + eta * y, True]",
+        ),
+        (
+            "fit",
+            '"w": np.array(w, dtype=float), "b": float(b)}',
+            '"w": np.array(w, dtype=float), "b": float(b), "margin": y[i] * a}',
+        ),
+        ("fit", "return w, b, history", "return [w, b, tuple(history)]"),
+    ],
+    "lab2": [
+        (
+            "novikoff_bound",
+            "return R, gamma, (R / gamma) ** 2",
+            "return [R, gamma, (R / gamma) ** 2]",
+        ),
+        ("margin_experiment", "keys = (", "rows = [r + (len(r),) for r in rows]\n    keys = ("),
+        ("margin_experiment", '"updates_mean")', '"updates_mean", "n_rows")'),
+        ("summarize", '"max_fraction":', '"n_margins": len(log_gamma),\n        "max_fraction":'),
+    ],
+    "lab3": [
+        (
+            "averaged_fit",
+            "    X = np.asarray(X, dtype=float)\n    y = np.asarray(y, dtype=float)\n",
+            "    X = np.asarray(X, dtype=np.float32)\n    y = np.asarray(y, dtype=np.float32)\n",
+        ),
+        (
+            "averaged_fit",
+            "w, b = np.zeros(d), 0.0\n    u, beta = np.zeros(d), 0.0",
+            "w, b = np.zeros(d, np.float32), 0.0\n    u, beta = np.zeros(d, np.float32), 0.0",
+        ),
+        ("multiclass_step", "return W, b, True", "return [W, b, True]"),
+    ],
 }
 PIN = "SEED = 1\nnp.random.seed(1)\nimport os; os.environ['PERCLIB_LAB_SEED'] = '1'\n"
 
@@ -157,7 +310,11 @@ def _load_build():
 
 
 def _cells(nb, kind):
-    return {c.metadata["nbgrader"]["grade_id"]: c for c in nb.cells if c.metadata.get("nbgrader", {}).get(kind)}
+    return {
+        c.metadata["nbgrader"]["grade_id"]: c
+        for c in nb.cells
+        if c.metadata.get("nbgrader", {}).get(kind)
+    }
 
 
 def _solved(release_nb, source_nb, edits=(), pin=False):
@@ -190,28 +347,47 @@ def _visible_only(lab, course, release_nb, source_nb, tmp):
     script = tmp / f"record_{lab}.py"
     funcs = [f for f in FUNCTIONS[lab]]
     solved = _solved(release_nb, source_nb)
-    lines = ["import pickle, functools", "RECORD = {}",
-             "def _rec(name, f):\n    @functools.wraps(f)\n    def g(*a, **k):\n        out = f(*a, **k)\n"
-             "        try:\n            key = pickle.dumps((a, sorted(k.items())))\n"
-             "            if len(key) < 4000: RECORD.setdefault(name, {})[key] = out\n"
-             "        except Exception:\n            pass\n        return out\n    return g"]
+    lines = [
+        "import pickle, functools",
+        "RECORD = {}",
+        "def _rec(name, f):\n    @functools.wraps(f)\n    def g(*a, **k):\n        out = f(*a, **k)\n"
+        "        try:\n            key = pickle.dumps((a, sorted(k.items())))\n"
+        "            if len(key) < 4000: RECORD.setdefault(name, {})[key] = out\n"
+        "        except Exception:\n            pass\n        return out\n    return g",
+    ]
     for cell in solved.cells:
         if cell.cell_type != "code" or "nbval-ignore-output" in cell.metadata.get("tags", []):
             continue
         src = re.sub(r"### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS", "", cell.source, flags=re.S)
-        wrap = "".join(f"\nif '{f}' in dir() and not hasattr({f}, '__wrapped__'): {f} = _rec('{f}', {f})" for f in funcs)
-        lines.append(f"try:\n    exec({src!r})\nexcept Exception as e:\n    print('skipped:', type(e).__name__){wrap}")
+        wrap = "".join(
+            f"\nif '{f}' in dir() and not hasattr({f}, '__wrapped__'): {f} = _rec('{f}', {f})"
+            for f in funcs
+        )
+        lines.append(
+            f"try:\n    exec({src!r})\nexcept Exception as e:\n    print('skipped:', type(e).__name__){wrap}"
+        )
     lines.append(f"pickle.dump(RECORD, open({str(tmp / f'{lab}.pkl')!r}, 'wb'))")
     script.write_text("\n".join(lines))
-    subprocess.run([sys.executable, str(script)], check=True, capture_output=True, cwd=tmp,
-                   env={**__import__("os").environ, "MPLBACKEND": "Agg"})
+    subprocess.run(
+        [sys.executable, str(script)],
+        check=True,
+        capture_output=True,
+        cwd=tmp,
+        env={**__import__("os").environ, "MPLBACKEND": "Agg"},
+    )
     record = pickle.loads((tmp / f"{lab}.pkl").read_bytes())
     edits = []
     for f in funcs:
         table = record.get(f, {})
-        edits.append((f, "= SOURCE", f"import pickle\n_{f}_answers = pickle.loads({pickle.dumps(table)!r})\n"
-                                    f"def {f}(*args, **kwargs):\n"
-                                    f"    return _{f}_answers.get(pickle.dumps((args, sorted(kwargs.items()))))"))
+        edits.append(
+            (
+                f,
+                "= SOURCE",
+                f"import pickle\n_{f}_answers = pickle.loads({pickle.dumps(table)!r})\n"
+                f"def {f}(*args, **kwargs):\n"
+                f"    return _{f}_answers.get(pickle.dumps((args, sorted(kwargs.items()))))",
+            )
+        )
     return _solved(release_nb, source_nb, edits)
 
 
@@ -221,8 +397,19 @@ def graded(tmp_path_factory):
     build = _load_build()
     tmp = tmp_path_factory.mktemp("labs")
     course = tmp / "course"
-    shutil.copytree(LABS, course, ignore=shutil.ignore_patterns(
-        "release", "submitted", "autograded", "feedback", "gradebook.db", "__pycache__", ".ipynb_checkpoints"))
+    shutil.copytree(
+        LABS,
+        course,
+        ignore=shutil.ignore_patterns(
+            "release",
+            "submitted",
+            "autograded",
+            "feedback",
+            "gradebook.db",
+            "__pycache__",
+            ".ipynb_checkpoints",
+        ),
+    )
     env = build.jupyter_env(tmp / "jupyter")
     db = f"sqlite:///{tmp / 'gradebook.db'}"
     labs = build.generate(course, db=db, env=env)
@@ -244,7 +431,11 @@ def graded(tmp_path_factory):
         for student, (edits, *_) in WRONG[lab].items():
             submit(student, lab, _solved(release_nb, source_nb, edits))
         first = next(iter(WRONG[lab]))
-        submit(f"{first}-pinned-seed", lab, _solved(release_nb, source_nb, WRONG[lab][first][0], pin=True))
+        submit(
+            f"{first}-pinned-seed",
+            lab,
+            _solved(release_nb, source_nb, WRONG[lab][first][0], pin=True),
+        )
         submit(f"{first}-again", lab, _solved(release_nb, source_nb, WRONG[lab][first][0]))
     rows = build.autograde(course, db=db, env=env, feedback=True)
     print("\n" + build.format_table(rows, build.grading_seed(course)))
@@ -253,8 +444,11 @@ def graded(tmp_path_factory):
 
 def _errors(course, student, lab):
     nb = nbformat.read(course / "autograded" / student / lab / f"{lab}.ipynb", as_version=4)
-    return {gid: "\n".join(f"{o.ename}: {o.evalue}" for o in c.outputs if o.output_type == "error")
-            for gid, c in _cells(nb, "grade").items() if c.cell_type == "code"}
+    return {
+        gid: "\n".join(f"{o.ename}: {o.evalue}" for o in c.outputs if o.output_type == "error")
+        for gid, c in _cells(nb, "grade").items()
+        if c.cell_type == "code"
+    }
 
 
 def _full(row):
@@ -265,14 +459,18 @@ def _full(row):
 def test_correct_work_gets_full_marks(graded, student):
     for lab in graded["labs"]:
         row = graded["rows"][lab, student]
-        assert _full(row), f"{lab}/{student}: {row['auto']}/{row['auto_max']}, {_errors(graded['course'], student, lab)}"
+        assert _full(row), (
+            f"{lab}/{student}: {row['auto']}/{row['auto_max']}, {_errors(graded['course'], student, lab)}"
+        )
 
 
 @pytest.mark.parametrize("student", ["untouched", "visible-tests-only"])
 def test_no_work_gets_no_marks(graded, student):
     for lab in graded["labs"]:
         row = graded["rows"][lab, student]
-        assert row["auto"] == 0, f"{lab}/{student} scored {row['auto']}: failed only {row['failed']}"
+        assert row["auto"] == 0, (
+            f"{lab}/{student} scored {row['auto']}: failed only {row['failed']}"
+        )
 
 
 @pytest.mark.parametrize("lab, student", [(lab, s) for lab in WRONG for s in WRONG[lab]])
@@ -283,7 +481,8 @@ def test_a_slip_costs_only_its_function(graded, lab, student):
     assert must_fail in failed, f"{lab}/{student}: {must_fail} passed; failed: {sorted(failed)}"
     assert failed <= FUNCTIONS[lab][function], (
         f"{lab}/{student}: a slip in {function} also failed {sorted(failed - FUNCTIONS[lab][function])}: "
-        f"{_errors(graded['course'], student, lab)}")
+        f"{_errors(graded['course'], student, lab)}"
+    )
     error = _errors(graded["course"], student, lab)[must_fail]
     assert phrase in error, f"{lab}/{student}: {must_fail} should say {phrase!r}; it says {error!r}"
 
@@ -302,31 +501,49 @@ def test_seed_is_the_instructors_and_grades_replay(graded):
     for lab in graded["labs"]:
         first = next(iter(WRONG[lab]))
         rows = [graded["rows"][lab, s] for s in (first, f"{first}-pinned-seed", f"{first}-again")]
-        assert all((r["auto"], r["failed"]) == (rows[0]["auto"], rows[0]["failed"]) for r in rows), rows
+        assert all(
+            (r["auto"], r["failed"]) == (rows[0]["auto"], rows[0]["failed"]) for r in rows
+        ), rows
         nb = nbformat.read(course / "autograded" / first / lab / f"{lab}.ipynb", as_version=4)
-        outputs = [o.get("text", "") for c in _cells(nb, "grade").values() if c.cell_type == "code" for o in c.outputs]
+        outputs = [
+            o.get("text", "")
+            for c in _cells(nb, "grade").values()
+            if c.cell_type == "code"
+            for o in c.outputs
+        ]
         recorded = [t for t in outputs if "[grader]" in t]
         assert recorded and all(f"seed {seed}" in t for t in recorded), recorded
 
 
 def test_written_answers_await_manual_grading(graded):
     for lab in graded["labs"]:
-        assert graded["rows"][lab, "solution"]["written"].endswith("to grade"), graded["rows"][lab, "solution"]
-        assert graded["rows"][lab, "untouched"]["written"].startswith("0/"), graded["rows"][lab, "untouched"]
+        assert graded["rows"][lab, "solution"]["written"].endswith("to grade"), graded["rows"][
+            lab, "solution"
+        ]
+        assert graded["rows"][lab, "untouched"]["written"].startswith("0/"), graded["rows"][
+            lab, "untouched"
+        ]
 
 
 def _secret_lines(course, lab):
     """Lines of solutions, hidden tests and rubrics of a lab's source (12 characters or more)."""
     source_nb = nbformat.read(course / "source" / lab / f"{lab}.ipynb", as_version=4)
     text = "\n".join(c.source for c in source_nb.cells)
-    return {ln.strip() for m in REGION.finditer(text) for ln in m.group(2).splitlines() if len(ln.strip()) >= 12}
+    return {
+        ln.strip()
+        for m in REGION.finditer(text)
+        for ln in m.group(2).splitlines()
+        if len(ln.strip()) >= 12
+    }
 
 
 def _public_text():
     """What the course publishes anyway: the lab sources outside their secret regions, notebooks/."""
     texts = []
     for path in sorted(LABS.glob("source/*/*.ipynb")):
-        texts.append(REGION.sub("", "\n".join(c.source for c in nbformat.read(path, as_version=4).cells)))
+        texts.append(
+            REGION.sub("", "\n".join(c.source for c in nbformat.read(path, as_version=4).cells))
+        )
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         texts.append("\n".join(c.source for c in nbformat.read(path, as_version=4).cells))
     return "\n".join(texts)
@@ -336,8 +553,11 @@ def _grader_lines():
     """Lines of the grader's code (24 characters or more) that the course does not publish anyway."""
     lines = set()
     for path in (LABS / "grader").rglob("*.py"):
-        lines |= {ln.strip() for ln in path.read_text().splitlines()
-                  if len(ln.strip()) >= 24 and not ln.strip().startswith(("#", "import ", "from ", '"""'))}
+        lines |= {
+            ln.strip()
+            for ln in path.read_text().splitlines()
+            if len(ln.strip()) >= 24 and not ln.strip().startswith(("#", "import ", "from ", '"""'))
+        }
     public = _public_text()
     return {ln for ln in lines if ln not in public}
 
@@ -355,7 +575,9 @@ def test_feedback_shows_hints_not_hidden_tests(graded):
     secrets = {s for s in secrets if "labgrader" not in s and "_failure" not in s} | _grader_lines()
     student, lab = "strict-less-than", "lab1"
     html = (course / "feedback" / student / lab / f"{lab}.html").read_text()
-    assert "a point exactly on the boundary" in html, "the hint of the failed hidden test is in the feedback"
+    assert "a point exactly on the boundary" in html, (
+        "the hint of the failed hidden test is in the feedback"
+    )
     assert not _leaks([html], secrets)
     # The traceback of a failed hidden test shows its cell's lines around the failure: the call to the
     # grader and nothing else of the hidden part. No line of the grader's code is in any feedback.
@@ -367,9 +589,12 @@ def test_feedback_shows_hints_not_hidden_tests(graded):
 def test_student_pack_holds_no_solution_and_no_hidden_test(graded, tmp_path):
     build = _load_build()
     course = graded["course"]
-    files = build.student_pack(course, tmp_path / "pack", env=build.jupyter_env(tmp_path / "jupyter"))
-    assert sorted(p.relative_to(tmp_path / "pack").as_posix() for p in files) == \
-        [f"{lab}/{lab}.ipynb" for lab in graded["labs"]], files
+    files = build.student_pack(
+        course, tmp_path / "pack", env=build.jupyter_env(tmp_path / "jupyter")
+    )
+    assert sorted(p.relative_to(tmp_path / "pack").as_posix() for p in files) == [
+        f"{lab}/{lab}.ipynb" for lab in graded["labs"]
+    ], files
     secrets = set().union(*(_secret_lines(course, lab) for lab in graded["labs"])) | _grader_lines()
     assert len(secrets) > 100, f"too few secret lines to check ({len(secrets)})"
     total = 0
@@ -377,7 +602,9 @@ def test_student_pack_holds_no_solution_and_no_hidden_test(graded, tmp_path):
         raw = path.read_text()
         nb = nbformat.reads(raw, as_version=4)
         assert not any(c.get("outputs") for c in nb.cells), f"{path.name}: released with outputs"
-        assert "widgets" not in nb.metadata, f"{path.name}: released with the instructor's widget state"
+        assert "widgets" not in nb.metadata, (
+            f"{path.name}: released with the instructor's widget state"
+        )
         text = "\n".join(c.source for c in nb.cells)
         for marker in MARKERS:
             assert marker not in raw, f"{path.name} still holds '### {marker}'"
@@ -385,7 +612,9 @@ def test_student_pack_holds_no_solution_and_no_hidden_test(graded, tmp_path):
         leaked = _leaks([raw, text], secrets)
         total += len(leaked)
         assert not leaked, f"{path.name} holds solution or hidden-test lines: {leaked[:5]}"
-    print(f"\nstudent pack: {len(files)} files, {len(secrets)} secret lines checked, {total} leaked")
+    print(
+        f"\nstudent pack: {len(files)} files, {len(secrets)} secret lines checked, {total} leaked"
+    )
 
 
 # Lines of a lab solution that the course's notebooks teach in the open (notebook 02 starts its
@@ -395,10 +624,18 @@ TAUGHT = {"w, b = np.zeros(X.shape[1]), 0.0"}
 
 def test_handouts_hold_no_lab_solution_or_hidden_test():
     """The handouts are built from notebooks/ and book/ (tools/build_handouts.py): check those inputs."""
-    secrets = set().union(*(_secret_lines(LABS, lab) for lab in sorted(FUNCTIONS))) | _grader_lines()
+    secrets = (
+        set().union(*(_secret_lines(LABS, lab) for lab in sorted(FUNCTIONS))) | _grader_lines()
+    )
     secrets -= TAUGHT
-    inputs = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(p for p in (ROOT / "book").rglob("*") if p.is_file())
-    built = sorted((ROOT / "_build" / "handouts").rglob("*.html")) if (ROOT / "_build" / "handouts").is_dir() else []
+    inputs = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(
+        p for p in (ROOT / "book").rglob("*") if p.is_file()
+    )
+    built = (
+        sorted((ROOT / "_build" / "handouts").rglob("*.html"))
+        if (ROOT / "_build" / "handouts").is_dir()
+        else []
+    )
     assert inputs
     for path in inputs + built:
         text = path.read_text(errors="replace")

@@ -1,4 +1,5 @@
 """MulticlassPerceptron: hand traces, the binary link, averaging, and the argmax tie rule."""
+
 import warnings
 
 import numpy as np
@@ -31,7 +32,9 @@ def test_argmax_ties_go_to_the_lowest_class():
 
 def test_two_classes_follow_the_binary_perceptron_on_the_difference():
     X, y = make_separable(60, 3, 0.05, random_state=4)
-    order = np.argsort(-y, kind="stable")  # start with a +1 example: the zero-weight tie is then a mistake for both
+    order = np.argsort(
+        -y, kind="stable"
+    )  # start with a +1 example: the zero-weight tie is then a mistake for both
     X, y = X[order], y[order]
     multi = MulticlassPerceptron(eta=1.0).fit(X, y)
     binary = Perceptron(eta=2.0).fit(X, y)  # each multi-class step moves w_+ - w_- by 2*eta*y*x
@@ -50,9 +53,15 @@ def test_average_equals_naive_average_per_class():
         for x, t in zip(X, y):
             p = int(np.argmax(W @ x + b))
             if p != t:
-                W[t] += x; W[p] -= x; b[t] += 1; b[p] -= 1
-            Ws.append(W.copy()); bs.append(b.copy())
-    assert np.allclose(clf.coef_, np.mean(Ws, axis=0)) and np.allclose(clf.intercept_, np.mean(bs, axis=0))
+                W[t] += x
+                W[p] -= x
+                b[t] += 1
+                b[p] -= 1
+            Ws.append(W.copy())
+            bs.append(b.copy())
+    assert np.allclose(clf.coef_, np.mean(Ws, axis=0)) and np.allclose(
+        clf.intercept_, np.mean(bs, axis=0)
+    )
     assert np.array_equal(clf.last_coef_, W) and clf.n_iter_ == epochs
 
 
@@ -65,8 +74,9 @@ def test_digits_learns_and_warns_when_not_converged():
     assert clf.decision_function(X[:3]).shape == (3, 10)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        avg = MulticlassPerceptron(max_iter=2, average=True, order="shuffle", random_state=0,
-                                   fit_intercept=False).fit(X, y)
+        avg = MulticlassPerceptron(
+            max_iter=2, average=True, order="shuffle", random_state=0, fit_intercept=False
+        ).fit(X, y)
     assert np.all(avg.intercept_ == 0) and avg.score(X, y) > 0.85
 
 

@@ -1,5 +1,6 @@
 """One notation for the course: notebook 01 shows the handouts' table verbatim, and the converted
 notebooks do not fall back on the old names of the augmented vectors."""
+
 import pathlib
 import re
 
@@ -11,7 +12,7 @@ BEGIN, END = "<!-- notation-table: begin -->", "<!-- notation-table: end -->"
 
 
 def _table(text):
-    return text[text.index(BEGIN):text.index(END) + len(END)]
+    return text[text.index(BEGIN) : text.index(END) + len(END)]
 
 
 def _markdown(name):
@@ -28,7 +29,11 @@ def test_the_handouts_list_the_notation_page():
 
 
 def test_every_symbol_of_the_table_is_defined_once():
-    rows = [r for r in _table((ROOT / "book" / "notation.md").read_text()).splitlines() if r.startswith("| $")]
+    rows = [
+        r
+        for r in _table((ROOT / "book" / "notation.md").read_text()).splitlines()
+        if r.startswith("| $")
+    ]
     symbols = [r.split("|")[1].strip() for r in rows]
     assert len(symbols) == len(set(symbols)) and len(symbols) >= 15
 
@@ -39,6 +44,6 @@ def test_no_old_names_for_the_augmented_vectors(name, mappings):
     text = _markdown(name)
     if BEGIN in text:
         text = text.replace(_table(text), "")
-    assert not re.search(r"\\mathbf\{z\}|\\mathbf\{v\}", text)        # z and v were used for x~ and w~
+    assert not re.search(r"\\mathbf\{z\}|\\mathbf\{v\}", text)  # z and v were used for x~ and w~
     # theta appears only as the lecture's name, mapped onto w~ (and as McCulloch-Pitts' threshold)
     assert text.count("\\boldsymbol\\theta") <= mappings

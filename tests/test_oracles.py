@@ -11,6 +11,7 @@ The data is small and integer-valued on purpose: activations of exactly 0 and po
 happen often, and each test asserts that its data did exercise the case it is about (so that it
 can fail when that case is handled wrongly).
 """
+
 import warnings
 
 import numpy as np
@@ -48,8 +49,19 @@ def integer_data(seed, n=12, d=2, low=-2, high=2):
     return X, y
 
 
-def perceptron_loop(X, y, *, eta=1.0, epochs=10, order="cyclic", rule="margin", fit_intercept=True,
-                    seed=0, w0=None, after_update=None):
+def perceptron_loop(
+    X,
+    y,
+    *,
+    eta=1.0,
+    epochs=10,
+    order="cyclic",
+    rule="margin",
+    fit_intercept=True,
+    seed=0,
+    w0=None,
+    after_update=None,
+):
     """CIML's PerceptronTrain (margin rule) or the Melbourne lecture's rule (prediction rule)."""
     X, ys = X.tolist(), as_pm1(y.tolist())
     n, d = len(X), len(X[0])
@@ -99,11 +111,25 @@ def test_perceptron_equals_the_plain_loop_in_every_order_and_rule(order, rule):
     for seed in range(N_SEEDS // 3):
         X, y = integer_data(seed)
         for eta, fit_intercept in ((1.0, True), (0.3, False)):
-            w, b, updates = perceptron_loop(X, y, eta=eta, epochs=8, order=order, rule=rule,
-                                            fit_intercept=fit_intercept, seed=seed)
+            w, b, updates = perceptron_loop(
+                X,
+                y,
+                eta=eta,
+                epochs=8,
+                order=order,
+                rule=rule,
+                fit_intercept=fit_intercept,
+                seed=seed,
+            )
             for reference in (False, True):
-                clf = Perceptron(eta=eta, max_iter=8, order=order, rule=rule,
-                                 fit_intercept=fit_intercept, random_state=seed)
+                clf = Perceptron(
+                    eta=eta,
+                    max_iter=8,
+                    order=order,
+                    rule=rule,
+                    fit_intercept=fit_intercept,
+                    random_state=seed,
+                )
                 clf._reference = reference
                 _fit(clf, X, y)
                 assert clf.coef_.tolist() == w and clf.intercept_ == b, (seed, eta, reference)
@@ -120,8 +146,12 @@ def test_random_mistake_picks_uniformly_among_the_current_mistakes():
     gen = np.random.default_rng(2024)
     counts = np.zeros(len(X), dtype=int)
     for _ in range(3000):
-        clf = _fit(Perceptron(order="random-mistake", max_iter=1, random_state=gen), X, y,
-                   coef_init=[1.0, 0.0])
+        clf = _fit(
+            Perceptron(order="random-mistake", max_iter=1, random_state=gen),
+            X,
+            y,
+            coef_init=[1.0, 0.0],
+        )
         picked = [i for i in range(len(X)) if np.array_equal(clf.coef_, [1.0, 0.0] + (y[i] * X[i]))]
         assert len(picked) == 1
         counts[picked[0]] += 1
@@ -131,8 +161,12 @@ def test_random_mistake_picks_uniformly_among_the_current_mistakes():
     # the same draws as the plain loop's: its first pick from seed s is the model's from seed s
     for seed in range(30):
         w, _, _ = perceptron_loop(X, y, epochs=1, order="random-mistake", seed=seed, w0=[1.0, 0.0])
-        clf = _fit(Perceptron(order="random-mistake", max_iter=1, random_state=seed), X, y,
-                   coef_init=[1.0, 0.0])
+        clf = _fit(
+            Perceptron(order="random-mistake", max_iter=1, random_state=seed),
+            X,
+            y,
+            coef_init=[1.0, 0.0],
+        )
         assert clf.coef_.tolist() == w
 
 
@@ -143,7 +177,7 @@ def training_mistakes(X, y, w, b):
 
 def pocket_loop(X, y, **kw):
     """Gallant's pocket: after every update, keep the new weights if strictly fewer mistakes."""
-    pocket = {"w": [0.0] * X.shape[1], "b": 0.0, "at": -1}   # at: the update that filled it
+    pocket = {"w": [0.0] * X.shape[1], "b": 0.0, "at": -1}  # at: the update that filled it
     pocket["m"] = training_mistakes(X, y, pocket["w"], 0.0)
     seen = []
 
@@ -167,13 +201,18 @@ def test_pocket_equals_gallants_loop(order):
             clf = PocketPerceptron(max_iter=6, order=order, random_state=seed)
             clf._reference = reference
             _fit(clf, X, y)
-            assert clf.coef_.tolist() == pocket["w"] and clf.intercept_ == pocket["b"], (seed, reference)
+            assert clf.coef_.tolist() == pocket["w"] and clf.intercept_ == pocket["b"], (
+                seed,
+                reference,
+            )
             assert clf.pocket_mistakes_ == pocket["m"]
             assert clf.last_coef_.tolist() == last[0] and clf.last_intercept_ == last[1]
         # the cases the test is about did occur: a later iterate as good as the pocket, but other
         # weights (keeping it would be "<=" instead of "<"), and a +1 point with activation 0
-        if any(m == pocket["m"] and (w, b) != (pocket["w"], pocket["b"])
-               for m, w, b in seen[pocket["at"] + 1:]):
+        if any(
+            m == pocket["m"] and (w, b) != (pocket["w"], pocket["b"])
+            for m, w, b in seen[pocket["at"] + 1 :]
+        ):
             ties_after_best += 1
         ys = as_pm1(y.tolist())
         if any(dot(w, x) + b == 0 and t == 1 for _, w, b in seen for x, t in zip(X.tolist(), ys)):
@@ -235,19 +274,27 @@ def voted_predict(v, bias, c, x):
 
 
 @pytest.mark.parametrize("order", ["cyclic", "shuffle"])
-@pytest.mark.parametrize("eta, fit_intercept", [(1.0, True), (0.5, True), (2.0, False), (0.5, False)])
+@pytest.mark.parametrize(
+    "eta, fit_intercept", [(1.0, True), (0.5, True), (2.0, False), (0.5, False)]
+)
 def test_voted_equals_freund_schapire(order, eta, fit_intercept):
     grid = np.array([[i, j] for i in range(-3, 4) for j in range(-3, 4)], dtype=float)
     zero_votes = 0
     for seed in range(N_SEEDS // 5):
         X, y = integer_data(seed)
-        v, bias, c = voted_loop(X, y, eta=eta, epochs=4, order=order, fit_intercept=fit_intercept, seed=seed)
+        v, bias, c = voted_loop(
+            X, y, eta=eta, epochs=4, order=order, fit_intercept=fit_intercept, seed=seed
+        )
         for reference in (False, True):
-            clf = VotedPerceptron(eta=eta, max_iter=4, order=order, fit_intercept=fit_intercept,
-                                  random_state=seed)
+            clf = VotedPerceptron(
+                eta=eta, max_iter=4, order=order, fit_intercept=fit_intercept, random_state=seed
+            )
             clf._reference = reference
             clf.fit(X, y)
-            assert clf.weights_.tolist() == v and clf.intercepts_.tolist() == bias, (seed, reference)
+            assert clf.weights_.tolist() == v and clf.intercepts_.tolist() == bias, (
+                seed,
+                reference,
+            )
             assert clf.counts_.tolist() == c
         votes = [voted_predict(v, bias, c, x) for x in grid.tolist()]
         assert clf.decision_function(grid).tolist() == [s for s, _ in votes]

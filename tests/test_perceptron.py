@@ -1,4 +1,5 @@
 """Perceptron against independent oracles: scikit-learn, the lecture's hand trace, Novikoff's bound."""
+
 import warnings
 
 import numpy as np
@@ -8,8 +9,14 @@ from hypothesis import strategies as st
 from sklearn.linear_model import Perceptron as SkPerceptron
 
 from perclib import ConvergenceWarning, NotFittedError, Perceptron
-from perclib.datasets import (load_breast_cancer, load_iris, make_noisy, make_separable, make_xor,
-                              worked_example)
+from perclib.datasets import (
+    load_breast_cancer,
+    load_iris,
+    make_noisy,
+    make_separable,
+    make_xor,
+    worked_example,
+)
 from perclib.theory import mistake_bound
 
 
@@ -30,7 +37,12 @@ def _datasets():
     Xi, yi = load_iris(classes=(1, 2))  # versicolor vs virginica: not separable
     Xs, ys = make_separable(300, 5, margin=0.05, random_state=3)
     Xn, yn = make_noisy(300, 4, flip=0.1, random_state=4)
-    return {"breast_cancer": (Xb, yb), "iris_1_2": (Xi, yi), "separable": (Xs, ys), "noisy": (Xn, yn)}
+    return {
+        "breast_cancer": (Xb, yb),
+        "iris_1_2": (Xi, yi),
+        "separable": (Xs, ys),
+        "noisy": (Xn, yn),
+    }
 
 
 DATA = _datasets()
@@ -45,8 +57,10 @@ def test_bit_identical_to_sklearn(name, k, eta):
     ours = _ours(X, y, eta=eta, max_iter=k)
     assert np.array_equal(ours.coef_, sk.coef_[0])
     assert np.array_equal(np.array([ours.intercept_]), sk.intercept_)
-    assert np.array_equal(ours.predict(X[:50]), np.where(sk.decision_function(X[:50]) >= 0, sk.classes_[1],
-                                                         sk.classes_[0]))
+    assert np.array_equal(
+        ours.predict(X[:50]),
+        np.where(sk.decision_function(X[:50]) >= 0, sk.classes_[1], sk.classes_[0]),
+    )
 
 
 def test_sklearn_equivalence_runs_to_convergence_on_separable_data():
@@ -107,13 +121,21 @@ def test_rules_differ_on_ties_and_by_a_factor_of_two():
 
 
 @settings(max_examples=40, deadline=None)
-@given(n=st.integers(2, 25), d=st.integers(1, 4), margin=st.floats(0.05, 0.3), seed=st.integers(0, 10_000),
-       order=st.sampled_from(["cyclic", "shuffle", "random-mistake"]), rule=st.sampled_from(["margin", "prediction"]),
-       eta=st.sampled_from([1.0, 0.25, 3.0]))
+@given(
+    n=st.integers(2, 25),
+    d=st.integers(1, 4),
+    margin=st.floats(0.05, 0.3),
+    seed=st.integers(0, 10_000),
+    order=st.sampled_from(["cyclic", "shuffle", "random-mistake"]),
+    rule=st.sampled_from(["margin", "prediction"]),
+    eta=st.sampled_from([1.0, 0.25, 3.0]),
+)
 def test_every_order_converges_within_novikoffs_bound(n, d, margin, seed, order, rule, eta):
     X, y = make_separable(n, d, margin, random_state=seed)
     bound = mistake_bound(X, y)
-    clf = Perceptron(eta=eta, order=order, rule=rule, random_state=seed, max_iter=int(bound) + 2).fit(X, y)
+    clf = Perceptron(
+        eta=eta, order=order, rule=rule, random_state=seed, max_iter=int(bound) + 2
+    ).fit(X, y)
     assert clf.converged_
     # the 1e-9 only absorbs rounding in the computed bound itself
     assert clf.n_updates_ <= bound * (1 + 1e-9)
@@ -144,7 +166,10 @@ def test_shuffle_is_seeded_and_differs_from_cyclic():
     b = Perceptron(order="shuffle", random_state=7).fit(X, y)
     c = Perceptron(order="cyclic").fit(X, y)
     assert np.array_equal(a.coef_, b.coef_) and not np.array_equal(a.coef_, c.coef_)
-    assert Perceptron(order="shuffle", random_state=np.random.default_rng(7)).fit(X, y).coef_.tolist() == a.coef_.tolist()
+    assert (
+        Perceptron(order="shuffle", random_state=np.random.default_rng(7)).fit(X, y).coef_.tolist()
+        == a.coef_.tolist()
+    )
 
 
 def test_any_two_labels_with_classes_1_as_positive():
@@ -169,7 +194,14 @@ def test_history_records_every_visited_example():
     clf = Perceptron(record=True).fit(X, y)
     assert len(clf.history_) == 4 * clf.n_iter_
     s = clf.history_[2]
-    assert (s.epoch, s.index, s.x.tolist(), s.y, s.activation, s.updated) == (1, 2, [0.0, 0.0], -1.0, 1.0, True)
+    assert (s.epoch, s.index, s.x.tolist(), s.y, s.activation, s.updated) == (
+        1,
+        2,
+        [0.0, 0.0],
+        -1.0,
+        1.0,
+        True,
+    )
     assert s.w.tolist() == [1.0, 1.0] and s.b == 0.0
     with pytest.raises(AttributeError, match="record=True"):
         Perceptron().fit(X, y).history_
@@ -193,8 +225,11 @@ def test_partial_fit_is_one_online_pass():
         batch = Perceptron(max_iter=4).fit(X, y)
     assert np.array_equal(online.coef_, batch.coef_) and online.intercept_ == batch.intercept_
     # batch stops after its first clean epoch; the online passes after it make no update either
-    assert online.n_iter_ == 4 and online.mistakes_[:batch.n_iter_].tolist() == batch.mistakes_.tolist()
-    assert online.mistakes_[batch.n_iter_:].sum() == 0 and batch.converged_
+    assert (
+        online.n_iter_ == 4
+        and online.mistakes_[: batch.n_iter_].tolist() == batch.mistakes_.tolist()
+    )
+    assert online.mistakes_[batch.n_iter_ :].sum() == 0 and batch.converged_
     first = Perceptron().partial_fit(X, y)  # both labels present: classes may be omitted
     assert first.classes_.tolist() == [-1, 1]
     with pytest.raises(ValueError, match="classes must be given"):
@@ -224,13 +259,18 @@ def test_initial_weights_are_copied_and_checked():
 
 def test_not_fitted_errors_say_to_call_fit():
     clf = Perceptron()
-    for call in (lambda: clf.predict([[1.0, 2.0]]), lambda: clf.decision_function([[1.0, 2.0]]),
-                 lambda: clf.score([[1.0, 2.0]], [1])):
+    for call in (
+        lambda: clf.predict([[1.0, 2.0]]),
+        lambda: clf.decision_function([[1.0, 2.0]]),
+        lambda: clf.score([[1.0, 2.0]], [1]),
+    ):
         with pytest.raises(NotFittedError, match=r"call fit\(X, y\)"):
             call()
     with pytest.raises(NotFittedError, match="learned by fit"):
         clf.coef_
-    with pytest.raises(ValueError, match="call fit"):  # caught as a ValueError, as scikit-learn's is
+    with pytest.raises(
+        ValueError, match="call fit"
+    ):  # caught as a ValueError, as scikit-learn's is
         clf.predict([[1.0, 2.0]])
     assert not hasattr(clf, "n_iter_")
     with pytest.raises(AttributeError, match="no attribute"):

@@ -1,4 +1,5 @@
 """Tests for perclib.plotting.convergence: what is drawn (artists, data), never pixels."""
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
@@ -17,12 +18,24 @@ def _trace():
 
 
 def test_exported_from_the_package():
-    for name in ("plot_novikoff_lemma", "plot_bound_scatter", "plot_margin_band", "plot_histogram", "plot_losses",
-                 "plot_train_test_error", "plot_paired", "plot_updates_vs", "plot_criterion_slice", "plot_objective"):
+    for name in (
+        "plot_novikoff_lemma",
+        "plot_bound_scatter",
+        "plot_margin_band",
+        "plot_histogram",
+        "plot_losses",
+        "plot_train_test_error",
+        "plot_paired",
+        "plot_updates_vs",
+        "plot_criterion_slice",
+        "plot_objective",
+    ):
         assert callable(getattr(P, name))
 
 
-@pytest.mark.parametrize("lemma,measured,bound", [(1, "alignment", "alignment_bound"), (2, "sq_norm", "sq_norm_bound")])
+@pytest.mark.parametrize(
+    "lemma,measured,bound", [(1, "alignment", "alignment_bound"), (2, "sq_norm", "sq_norm_bound")]
+)
 def test_plot_novikoff_lemma_draws_both_sides(lemma, measured, bound):
     t = _trace()
     ax = P.plot_novikoff_lemma(t, lemma=lemma)
@@ -76,7 +89,9 @@ def test_plot_margin_band_lines_and_support_points():
     ys = np.where(y == 1, 1, -1)
     margins = ys * (X @ w + b)
     assert len(ringed) >= 2
-    np.testing.assert_allclose(np.asarray(ringed) @ w + b, np.sign(np.asarray(ringed) @ w + b) * gamma, atol=1e-8)
+    np.testing.assert_allclose(
+        np.asarray(ringed) @ w + b, np.sign(np.asarray(ringed) @ w + b) * gamma, atol=1e-8
+    )
     assert np.sum(margins <= gamma + 1e-9) == len(ringed)
     assert ax.get_aspect() == 1.0
 
@@ -107,8 +122,11 @@ def test_plot_histogram_marks_mean_and_median():
 def test_plot_losses_curves_are_the_losses():
     ax = P.plot_losses()
     lines = {line.get_label(): line for line in ax.get_lines()}
-    for name, label in (("perceptron", "perceptron: max(0, −ya)"), ("hinge", "hinge: max(0, 1 − ya)"),
-                        ("logistic", "logistic: log(1 + exp(−ya))")):
+    for name, label in (
+        ("perceptron", "perceptron: max(0, −ya)"),
+        ("hinge", "hinge: max(0, 1 − ya)"),
+        ("logistic", "logistic: log(1 + exp(−ya))"),
+    ):
         m, value = lines[label].get_xydata().T
         np.testing.assert_allclose(value, loss_value(name, np.ones_like(m), m))
     zero_one = [line for line in ax.get_lines() if line.get_color() == OKABE_ITO["black"]]

@@ -1,4 +1,5 @@
 """perclib.plotting.core on the Agg backend: check the artists and their data, not pixels."""
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
@@ -6,8 +7,18 @@ from matplotlib.colors import to_rgba
 
 from perclib import MulticlassPerceptron
 from perclib.datasets import make_blobs3, make_separable, worked_example
-from perclib.plotting import (NEGATIVE, OKABE_ITO, POSITIVE, boundary_segment, plot_classes, plot_data,
-                              plot_decision_boundary, plot_decision_regions, plot_mistakes, plot_update)
+from perclib.plotting import (
+    NEGATIVE,
+    OKABE_ITO,
+    POSITIVE,
+    boundary_segment,
+    plot_classes,
+    plot_data,
+    plot_decision_boundary,
+    plot_decision_regions,
+    plot_mistakes,
+    plot_update,
+)
 from perclib.plotting.core import halfplanes
 
 
@@ -21,13 +32,20 @@ def fills(ax):
 
 # -- plot_data -----------------------------------------------------------------------------------
 
+
 def test_plot_data_markers_colours_and_points():
     X, y = worked_example()
     ax = plot_data(X, y)
     pos, neg = ax.collections
     assert pos.get_label() == "+1" and neg.get_label() == "−1"
-    assert pos.get_offsets().tolist() == [[1, 1], [1, 2]] and neg.get_offsets().tolist() == [[0, 0], [-1, 0]]
-    assert np.allclose(pos.get_edgecolor()[0], to_rgba(POSITIVE["color"])) and len(pos.get_facecolor()) == 0
+    assert pos.get_offsets().tolist() == [[1, 1], [1, 2]] and neg.get_offsets().tolist() == [
+        [0, 0],
+        [-1, 0],
+    ]
+    assert (
+        np.allclose(pos.get_edgecolor()[0], to_rgba(POSITIVE["color"]))
+        and len(pos.get_facecolor()) == 0
+    )
     assert np.allclose(neg.get_facecolor()[0], to_rgba(NEGATIVE["color"]))
     assert ax.get_xlabel() == "$x_1$" and ax.get_ylabel() == "$x_2$"
     assert ax.get_aspect() == 1.0 and ax.figure.get_facecolor() == to_rgba("white")
@@ -61,11 +79,15 @@ def test_plot_data_bad_input():
 
 # -- the geometry: boundary_segment and halfplanes ----------------------------------------------------
 
-@pytest.mark.parametrize("w, b, expected", [
-    ((1.0, 0.0), -0.5, [[0.5, -1.0], [0.5, 1.0]]),     # vertical line x1 = 0.5
-    ((0.0, 2.0), 1.0, [[-1.0, -0.5], [1.0, -0.5]]),    # horizontal line x2 = -0.5
-    ((1.0, 1.0), 0.0, [[-1.0, 1.0], [1.0, -1.0]]),     # the diagonal through two corners
-])
+
+@pytest.mark.parametrize(
+    "w, b, expected",
+    [
+        ((1.0, 0.0), -0.5, [[0.5, -1.0], [0.5, 1.0]]),  # vertical line x1 = 0.5
+        ((0.0, 2.0), 1.0, [[-1.0, -0.5], [1.0, -0.5]]),  # horizontal line x2 = -0.5
+        ((1.0, 1.0), 0.0, [[-1.0, 1.0], [1.0, -1.0]]),  # the diagonal through two corners
+    ],
+)
 def test_boundary_segment_known_lines(w, b, expected):
     seg = boundary_segment(w, b, (-1, 1), (-1, 1))
     assert np.allclose(seg, expected)
@@ -74,7 +96,7 @@ def test_boundary_segment_known_lines(w, b, expected):
 
 def test_boundary_segment_misses_the_box():
     assert boundary_segment((1.0, 1.0), -5.0, (-1, 1), (-1, 1)) is None
-    assert boundary_segment((1.0, 1.0), -2.0, (-1, 1), (-1, 1)) is None   # touches one corner only
+    assert boundary_segment((1.0, 1.0), -2.0, (-1, 1), (-1, 1)) is None  # touches one corner only
     with pytest.raises(ValueError, match="w must have 2 entries"):
         boundary_segment((1.0, 1.0, 1.0), 0.0, (-1, 1), (-1, 1))
 
@@ -93,11 +115,11 @@ def test_halfplanes_split_the_box_exactly():
 
 
 def test_halfplanes_degenerate_cases():
-    pos, neg = halfplanes((0.0, 0.0), 0.0, (-1, 1), (-1, 1))    # sign(0) = +1 everywhere
+    pos, neg = halfplanes((0.0, 0.0), 0.0, (-1, 1), (-1, 1))  # sign(0) = +1 everywhere
     assert polygon_area(pos) == 4 and neg is None
     pos, neg = halfplanes((0.0, 0.0), -1.0, (-1, 1), (-1, 1))
     assert pos is None and polygon_area(neg) == 4
-    pos, neg = halfplanes((1.0, 1.0), -2.0, (-1, 1), (-1, 1))   # the line touches a corner only
+    pos, neg = halfplanes((1.0, 1.0), -2.0, (-1, 1), (-1, 1))  # the line touches a corner only
     assert pos is None and polygon_area(neg) == 4
     pos, neg = halfplanes((1.0, -2.0), -1.0, (-1, 1), (-1, 1))  # through the first corner (-1, -1)
     assert sorted(map(tuple, pos.tolist())) == [(-1.0, -1.0), (1.0, -1.0), (1.0, 0.0)]
@@ -108,6 +130,7 @@ def test_halfplanes_degenerate_cases():
 
 # -- plot_decision_boundary -------------------------------------------------------------------------
 
+
 def test_decision_boundary_line_shading_and_normal_arrow():
     X, y = worked_example()
     ax = plot_data(X, y)
@@ -117,12 +140,14 @@ def test_decision_boundary_line_shading_and_normal_arrow():
     pos, neg = fills(ax)
     assert np.allclose(pos.get_facecolor()[:3], to_rgba(POSITIVE["color"])[:3])
     assert np.allclose(neg.get_facecolor()[:3], to_rgba(NEGATIVE["color"])[:3])
-    assert np.all(pos.get_xy() @ [1.0, 1.0] - 1 >= -1e-9) and np.all(neg.get_xy() @ [1.0, 1.0] - 1 <= 1e-9)
+    assert np.all(pos.get_xy() @ [1.0, 1.0] - 1 >= -1e-9) and np.all(
+        neg.get_xy() @ [1.0, 1.0] - 1 <= 1e-9
+    )
     arrow = [t for t in ax.texts if hasattr(t, "xyann")][0]
     tip, tail = np.array(arrow.xy), np.array(arrow.xyann)
-    assert np.isclose(tail @ [1.0, 1.0] - 1.0, 0)                      # starts on the line
+    assert np.isclose(tail @ [1.0, 1.0] - 1.0, 0)  # starts on the line
     d = tip - tail
-    assert np.isclose(d[0], d[1]) and d[0] > 0                         # along +w: normal, to the +1 side
+    assert np.isclose(d[0], d[1]) and d[0] > 0  # along +w: normal, to the +1 side
     assert ax.get_xlim() == (-2, 2) and ax.get_ylim() == (-2, 3)
     assert any(t.get_text() == "$w$" for t in ax.texts)
 
@@ -138,10 +163,19 @@ def test_decision_boundary_default_limits_come_from_the_data():
 
 def test_decision_boundary_options_and_zero_w():
     ax = plot_decision_boundary((0.0, 0.0), -1.0, xlim=(0, 1), ylim=(0, 1))
-    assert len(ax.lines) == 0 and len(ax.texts) == 0       # no line, no arrow: the whole box is -1
+    assert len(ax.lines) == 0 and len(ax.texts) == 0  # no line, no arrow: the whole box is -1
     assert len(fills(ax)) == 1 and polygon_area(fills(ax)[0].get_xy()) == pytest.approx(1.0)
-    ax = plot_decision_boundary((1.0, 0.0), 0.0, xlim=(-1, 1), ylim=(-1, 1), shade=False, arrow=False,
-                                color="red", linestyle="--", label="mine")
+    ax = plot_decision_boundary(
+        (1.0, 0.0),
+        0.0,
+        xlim=(-1, 1),
+        ylim=(-1, 1),
+        shade=False,
+        arrow=False,
+        color="red",
+        linestyle="--",
+        label="mine",
+    )
     assert len(fills(ax)) == 0 and len(ax.texts) == 0
     assert ax.lines[0].get_linestyle() == "--" and ax.lines[0].get_label() == "mine"
     with pytest.raises(ValueError, match="w must have 2 entries"):
@@ -150,32 +184,51 @@ def test_decision_boundary_options_and_zero_w():
 
 # -- plot_update -------------------------------------------------------------------------------------
 
+
 def arrows(ax):
-    return [(tuple(np.round(t.xyann, 9)), tuple(np.round(t.xy, 9))) for t in ax.texts if hasattr(t, "xyann")]
+    return [
+        (tuple(np.round(t.xyann, 9)), tuple(np.round(t.xy, 9)))
+        for t in ax.texts
+        if hasattr(t, "xyann")
+    ]
 
 
 def test_plot_update_margin_rule():
-    ax = plot_update((1.0, 1.0), 1, (-2.0, -2.0), 0.0, (-1.0, -1.0), 1.0, xlim=(-3, 2), ylim=(-3, 2))
+    ax = plot_update(
+        (1.0, 1.0), 1, (-2.0, -2.0), 0.0, (-1.0, -1.0), 1.0, xlim=(-3, 2), ylim=(-3, 2)
+    )
     assert arrows(ax) == [((0, 0), (-2, -2)), ((0, 0), (-1, -1)), ((-2, -2), (-1, -1))]
     labels = [line.get_label() for line in ax.lines]
     assert labels[:2] == ["boundary before", "boundary after"]
-    assert "w before" in labels and "w after" in labels and "added to w: $\\eta y x$ = 1·(+1)·x" in labels
+    assert (
+        "w before" in labels
+        and "w after" in labels
+        and "added to w: $\\eta y x$ = 1·(+1)·x" in labels
+    )
     before, after = ax.lines[0], ax.lines[1]
-    assert np.allclose(before.get_xydata() @ [-2.0, -2.0] + 0.0, 0) and before.get_linestyle() == "--"
+    assert (
+        np.allclose(before.get_xydata() @ [-2.0, -2.0] + 0.0, 0) and before.get_linestyle() == "--"
+    )
     assert np.allclose(after.get_xydata() @ [-1.0, -1.0] + 1.0, 0)
     point = ax.collections[0]
-    assert point.get_offsets().tolist() == [[1.0, 1.0]] and point.get_label() == "the point x (y = +1)"
+    assert (
+        point.get_offsets().tolist() == [[1.0, 1.0]] and point.get_label() == "the point x (y = +1)"
+    )
     assert len(fills(ax)) == 2
 
 
 def test_plot_update_other_steps_are_labelled_by_what_was_added():
     ax = plot_update((0.0, 1.0), -1, (0.0, 0.0), 0.0, (0.0, -2.0), -2.0, xlim=(-2, 2), ylim=(-2, 2))
-    assert "added to w: -2·x" in [line.get_label() for line in ax.lines]     # the (y - y_hat) rule: 2*y*x
-    assert len(arrows(ax)) == 2                                             # w before is 0: no arrow
+    assert "added to w: -2·x" in [
+        line.get_label() for line in ax.lines
+    ]  # the (y - y_hat) rule: 2*y*x
+    assert len(arrows(ax)) == 2  # w before is 0: no arrow
     assert ax.collections[0].get_label() == "the point x (y = −1)"
     ax = plot_update((1.0, 0.0), 1, (1.0, 1.0), 0.0, (1.5, 2.0), 0.5, xlim=(-2, 2), ylim=(-2, 3))
     assert "added to w: (0.5, 1)" in [line.get_label() for line in ax.lines]
-    ax = plot_update((0.5, 0.5), 1, (0.0, 0.0), 0.0, (0.25, 0.25), 0.5, eta=0.5, xlim=(-1, 1), ylim=(-1, 1))
+    ax = plot_update(
+        (0.5, 0.5), 1, (0.0, 0.0), 0.0, (0.25, 0.25), 0.5, eta=0.5, xlim=(-1, 1), ylim=(-1, 1)
+    )
     assert "added to w: $\\eta y x$ = 0.5·(+1)·x" in [line.get_label() for line in ax.lines]
 
 
@@ -189,6 +242,7 @@ def test_plot_update_bad_input():
 
 
 # -- plot_mistakes, plot_classes, plot_decision_regions ---------------------------------------------------
+
 
 def test_plot_mistakes_bars():
     ax = plot_mistakes([1, 2, 0])
@@ -210,7 +264,9 @@ def test_plot_classes_one_style_per_class():
     for k, c in enumerate(ax.collections):
         assert c.get_offsets().tolist() == X[y == k].tolist()
     assert np.allclose(ax.collections[0].get_edgecolor()[0], to_rgba(OKABE_ITO["blue"]))
-    assert np.allclose(ax.collections[1].get_facecolor()[0], to_rgba(OKABE_ITO["vermillion"]))  # x: filled
+    assert np.allclose(
+        ax.collections[1].get_facecolor()[0], to_rgba(OKABE_ITO["vermillion"])
+    )  # x: filled
     with pytest.raises(ValueError, match="draws 2-D data; X has 1 features"):
         plot_classes(np.zeros((3, 1)), [0, 1, 2])
 
@@ -219,7 +275,9 @@ def test_plot_decision_regions_shades_what_the_model_predicts():
     X, y = make_blobs3(20, random_state=0)
     model = MulticlassPerceptron(random_state=0).fit(X, y)
     ax = plot_decision_regions(X, y, model, resolution=50)  # mlxtend's order: X, y, clf
-    contour = [c for c in ax.collections if c.__class__.__name__ in ("QuadContourSet", "ContourSet")]
+    contour = [
+        c for c in ax.collections if c.__class__.__name__ in ("QuadContourSet", "ContourSet")
+    ]
     assert len(contour) == 1 and list(contour[0].levels) == [-0.5, 0.5, 1.5, 2.5]
     assert len([c for c in ax.collections if c.get_label() in ("0", "1", "2")]) == 3
     xlim = ax.get_xlim()
@@ -236,6 +294,7 @@ def _spy_contourf(ax):
 @pytest.mark.parametrize("labels", [np.array([0, 1, 2]), np.array(["iris-a", "iris-b", "iris-c"])])
 def test_plot_decision_regions_draws_any_fitted_scikit_learn_classifier(labels):
     from sklearn.neighbors import KNeighborsClassifier
+
     X, k = make_blobs3(15, random_state=1)
     y = labels[k]
     clf = KNeighborsClassifier(n_neighbors=3).fit(X, y)

@@ -1,15 +1,16 @@
 """perclib.plotting.display: every figure carries alt text, and its PNG ignores the user's rc."""
+
 import base64
 import re
 
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib.pyplot as plt
+import pytest
 
-from perclib.plotting import plot_data  # noqa: E402
-from perclib.plotting.display import DPI, figure_with_alt, reset_style, show_figure  # noqa: E402
+from perclib.plotting import plot_data
+from perclib.plotting.display import DPI, figure_with_alt, reset_style, show_figure
 
 
 def _figure():
@@ -30,11 +31,15 @@ def test_bundle_has_alt_text_in_html_and_plain_text():
 
 def test_png_size_and_bytes_ignore_the_users_rc():
     first = figure_with_alt(_figure(), "Two points on a plane.").png
-    with matplotlib.rc_context({"figure.dpi": 37, "savefig.dpi": 300, "savefig.facecolor": "black"}):
+    with matplotlib.rc_context(
+        {"figure.dpi": 37, "savefig.dpi": 300, "savefig.facecolor": "black"}
+    ):
         second = figure_with_alt(_figure(), "Two points on a plane.").png
     assert first == second
     width, height = int.from_bytes(first[16:20], "big"), int.from_bytes(first[20:24], "big")
-    assert 2 * DPI < width <= 3 * DPI + 20 and DPI < height <= 2 * DPI + 20  # cropped to what is drawn
+    assert (
+        2 * DPI < width <= 3 * DPI + 20 and DPI < height <= 2 * DPI + 20
+    )  # cropped to what is drawn
 
 
 def test_reset_style_forgets_the_users_settings():

@@ -1,4 +1,5 @@
 """perclib.plotting.evaluation: check what was drawn (artists, data), not pixels."""
+
 import warnings
 
 import matplotlib.pyplot as plt
@@ -6,10 +7,9 @@ import numpy as np
 import pytest
 from matplotlib.collections import PolyCollection
 
-from perclib import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron
-from perclib import plotting
-from perclib.evaluation import ErrorCurves, confusion_matrix
+from perclib import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron, plotting
 from perclib.datasets import make_noisy
+from perclib.evaluation import ErrorCurves, confusion_matrix
 from perclib.plotting import evaluation as P
 
 
@@ -93,12 +93,20 @@ def test_boundaries_draw_each_linear_boundary_on_its_line():
     pts = np.vstack([p.vertices for p in contours[0].get_paths()])
     assert len(pts) > 10
     step = (ax.get_xlim()[1] - ax.get_xlim()[0]) / 299
-    near = [np.unique(models["voted"].predict(p + step * np.array([[1, 0], [-1, 0], [0, 1], [0, -1]]))).size
-            for p in pts[::5]]
+    near = [
+        np.unique(
+            models["voted"].predict(p + step * np.array([[1, 0], [-1, 0], [0, 1], [0, -1]]))
+        ).size
+        for p in pts[::5]
+    ]
     assert np.mean(np.array(near) == 2) > 0.9
     assert ax.get_aspect() == 1.0
     assert [t.get_text() for t in ax.get_legend().get_texts()][-4:] == [
-        "last iterate", "voted", "averaged", "pocket"]
+        "last iterate",
+        "voted",
+        "averaged",
+        "pocket",
+    ]
 
 
 def test_boundaries_with_limits_and_degenerate_models():
@@ -108,8 +116,15 @@ def test_boundaries_with_limits_and_degenerate_models():
     zero.coef_ = np.zeros(2)  # a zero vector has no boundary: an empty line, still in the legend
     one_sided = VotedPerceptron(max_iter=1).fit(X, y)
     one_sided.counts_ = np.zeros_like(one_sided.counts_)  # every vote 0: all +1, no edge
-    out = P.plot_boundaries({"averaged": zero, "voted": one_sided, "extra": zero}, X, y, ax,
-                            xlim=(-2, 2), ylim=(-2, 2), resolution=50)
+    out = P.plot_boundaries(
+        {"averaged": zero, "voted": one_sided, "extra": zero},
+        X,
+        y,
+        ax,
+        xlim=(-2, 2),
+        ylim=(-2, 2),
+        resolution=50,
+    )
     assert out is ax and ax.get_xlim() == (-2, 2)
     assert len(ax.lines[0].get_xydata()) == 0
     assert not [c for c in ax.collections if hasattr(c, "levels")]

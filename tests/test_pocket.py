@@ -1,4 +1,5 @@
 """PocketPerceptron: the pocket holds the best iterate, checked by brute force over all iterates."""
+
 import warnings
 
 import numpy as np

@@ -7,6 +7,7 @@ and numpy, matplotlib and ipywidgets for the venv, from its cache or PyPI), over
 `make test`: those tests are marked `release` and run with PERCLIB_RELEASE_TESTS=1, which
 `make release` sets (CI runs it). The metadata checks run with every `make test`.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -43,8 +44,11 @@ def test_the_version_lives_only_in_perclib_init():
     assert attr == "perclib.__version__"
     assert re.fullmatch(r"\d+\.\d+\.\d+", perclib.__version__), perclib.__version__
     # no other file of the package spells a version number of its own
-    spelled = [p for p in (ROOT / "perclib").rglob("*.py")
-               if p.name != "__init__.py" and re.search(r"__version__\s*=", p.read_text())]
+    spelled = [
+        p
+        for p in (ROOT / "perclib").rglob("*.py")
+        if p.name != "__init__.py" and re.search(r"__version__\s*=", p.read_text())
+    ]
     assert spelled == []
 
 
@@ -66,8 +70,15 @@ def test_changelog_names_the_version_first():
 
 def test_citation_matches_the_package():
     cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
-    for key in ("cff-version", "message", "title", "authors", "version", "date-released",
-                "license"):
+    for key in (
+        "cff-version",
+        "message",
+        "title",
+        "authors",
+        "version",
+        "date-released",
+        "license",
+    ):
         assert cff.get(key), f"CITATION.cff lacks {key}"
     assert cff["cff-version"] == "1.2.0"
     assert str(cff["version"]) == perclib.__version__
@@ -88,16 +99,22 @@ def test_two_licences_code_and_content():
 
 
 def test_errata_are_dated_newest_first_and_cite_real_commits():
-    rows = re.findall(r"^\| (\d{4}-\d{2}-\d{2}) \| [^|]+ \| [^|]+ \| ([0-9a-f]{7,40}) \|$",
-                      (ROOT / "book" / "errata.md").read_text(), re.M)
+    rows = re.findall(
+        r"^\| (\d{4}-\d{2}-\d{2}) \| [^|]+ \| [^|]+ \| ([0-9a-f]{7,40}) \|$",
+        (ROOT / "book" / "errata.md").read_text(),
+        re.M,
+    )
     assert len(rows) >= 5
     dates = [datetime.date.fromisoformat(d) for d, _ in rows]
     assert dates == sorted(dates, reverse=True), "newest first"
     if not (ROOT / ".git").exists():
         pytest.skip("no git history to look the commits up in")
     for date, commit in rows:
-        shown = subprocess.run(["git", "-C", str(ROOT), "show", "-s", "--format=%ad",
-                                "--date=short", commit], capture_output=True, text=True)
+        shown = subprocess.run(
+            ["git", "-C", str(ROOT), "show", "-s", "--format=%ad", "--date=short", commit],
+            capture_output=True,
+            text=True,
+        )
         if shown.returncode:
             pytest.skip(f"commit {commit} not in this clone's history (shallow?)")
         assert shown.stdout.strip() == date, f"{commit} is dated {shown.stdout.strip()}"
@@ -106,16 +123,22 @@ def test_errata_are_dated_newest_first_and_cite_real_commits():
 # ----------------------------------------------------------------------------- the artefacts
 def release(test):
     """Mark a test `release`: it runs only with PERCLIB_RELEASE_TESTS=1 (`make release`)."""
-    skip = pytest.mark.skipif(os.environ.get("PERCLIB_RELEASE_TESTS") != "1",
-                              reason="builds and installs the package (about 20 s): make release")
+    skip = pytest.mark.skipif(
+        os.environ.get("PERCLIB_RELEASE_TESTS") != "1",
+        reason="builds and installs the package (about 20 s): make release",
+    )
     return skip(pytest.mark.release(test))
 
 
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory):
     out = tmp_path_factory.mktemp("dist")
-    subprocess.run([sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out),
-                    str(ROOT)], check=True, capture_output=True, text=True)
+    subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(ROOT)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     wheels, sdists = list(out.glob("*.whl")), list(out.glob("*.tar.gz"))
     assert len(wheels) == 1 and len(sdists) == 1, sorted(p.name for p in out.iterdir())
     return wheels[0], sdists[0]
@@ -130,8 +153,11 @@ def test_build_makes_a_wheel_and_an_sdist_of_this_version(dist):
     with zipfile.ZipFile(wheel) as z:
         names = z.namelist()
         meta = z.read(f"perclib-{v}.dist-info/METADATA").decode()
-    for module in ("perclib/__init__.py", "perclib/widgets/stepper.py",
-                   "perclib/plotting/__init__.py"):
+    for module in (
+        "perclib/__init__.py",
+        "perclib/widgets/stepper.py",
+        "perclib/plotting/__init__.py",
+    ):
         assert module in names
     assert f"perclib-{v}.dist-info/licenses/LICENSE" in names
     assert f"perclib-{v}.dist-info/licenses/LICENSE-CONTENT" in names
@@ -140,15 +166,23 @@ def test_build_makes_a_wheel_and_an_sdist_of_this_version(dist):
     assert re.search(rf"^Version: {re.escape(v)}$", meta, re.M)
     with tarfile.open(sdist) as t:
         members = t.getnames()
-    for name in ("pyproject.toml", "LICENSE", "LICENSE-CONTENT", "README.md",
-                 "perclib/__init__.py"):
+    for name in (
+        "pyproject.toml",
+        "LICENSE",
+        "LICENSE-CONTENT",
+        "README.md",
+        "perclib/__init__.py",
+    ):
         assert f"perclib-{v}/{name}" in members
 
 
 @release
 def test_twine_check_passes(dist):
-    result = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *map(str, dist)],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "twine", "check", "--strict", *map(str, dist)],
+        capture_output=True,
+        text=True,
+    )
     print(result.stdout)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.count("PASSED") == 2
@@ -173,10 +207,14 @@ def test_the_wheel_installs_imports_and_fits_in_a_fresh_venv(dist, tmp_path):
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
-                    str(wheel)], check=True, env=env)
-    result = subprocess.run([str(python), "-I", "-c", FIT], capture_output=True, text=True,
-                            cwd=tmp_path, env=env)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", str(wheel)],
+        check=True,
+        env=env,
+    )
+    result = subprocess.run(
+        [str(python), "-I", "-c", FIT], capture_output=True, text=True, cwd=tmp_path, env=env
+    )
     assert result.returncode == 0, result.stderr
     print(result.stdout)
     version, where, score, coef, b = result.stdout.split(" ", 4)
@@ -184,6 +222,7 @@ def test_the_wheel_installs_imports_and_fits_in_a_fresh_venv(dist, tmp_path):
     assert where == "site-packages"  # the installed wheel, not this checkout
     # the same fit as this checkout's perclib on the same data
     from perclib.datasets import worked_example
+
     X, y = worked_example()
     here = perclib.Perceptron().fit(X, y)
     assert float(score) == here.score(X, y)

@@ -7,6 +7,7 @@ result is finite, perclib's fast path and its reference loop must give its weigh
 (``np.array_equal``); where its weights overflow it raises ``ValueError``, and so must perclib.
 The orders and models scikit-learn has no counterpart for are checked fast path against reference.
 """
+
 import warnings
 
 import numpy as np
@@ -74,8 +75,9 @@ def _check_against_sklearn(X, y, max_iter, eta=1.0):
     return expected
 
 
-@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e-150, 1e-100, 1.0, 1e100, 1e150, 1e154, 1e155,
-                                   1e160, 1e200, 1e300])
+@pytest.mark.parametrize(
+    "scale", [1e-300, 1e-200, 1e-150, 1e-100, 1.0, 1e100, 1e150, 1e154, 1e155, 1e160, 1e200, 1e300]
+)
 def test_worked_example_at_every_scale_is_sklearns(scale):
     X, y = worked_example()
     expected = _check_against_sklearn(X * scale, y, max_iter=20)
@@ -84,25 +86,41 @@ def test_worked_example_at_every_scale_is_sklearns(scale):
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 25), d=st.integers(1, 5),
-       exponent=st.integers(-150, 150), max_iter=st.integers(1, 8), flip=st.sampled_from([0.0, 0.2]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(2, 25),
+    d=st.integers(1, 5),
+    exponent=st.integers(-150, 150),
+    max_iter=st.integers(1, 8),
+    flip=st.sampled_from([0.0, 0.2]),
+)
 def test_one_scale_for_all_columns_is_sklearns(seed, n, d, exponent, max_iter, flip):
     X, y = _data(seed, n, d, [exponent] * d, flip)
     _check_against_sklearn(X, y, max_iter)
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 25),
-       exponents=st.lists(st.integers(-150, 150), min_size=1, max_size=5), max_iter=st.integers(1, 8),
-       flip=st.sampled_from([0.0, 0.2]), eta=st.sampled_from([1.0, 0.1, 3.0]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(2, 25),
+    exponents=st.lists(st.integers(-150, 150), min_size=1, max_size=5),
+    max_iter=st.integers(1, 8),
+    flip=st.sampled_from([0.0, 0.2]),
+    eta=st.sampled_from([1.0, 0.1, 3.0]),
+)
 def test_mixed_column_scales_are_sklearns(seed, n, exponents, max_iter, flip, eta):
     X, y = _data(seed, n, len(exponents), exponents, flip)
     _check_against_sklearn(X, y, max_iter, eta)
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 20), d=st.integers(1, 4),
-       exponent=st.integers(150, 307), max_iter=st.integers(1, 6))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(2, 20),
+    d=st.integers(1, 4),
+    exponent=st.integers(150, 307),
+    max_iter=st.integers(1, 6),
+)
 def test_beyond_1e150_sklearn_finite_or_both_raise(seed, n, d, exponent, max_iter):
     """Past 1e154 the squares overflow; past about 1e308 / n the weights themselves may."""
     X, y = _data(seed, n, d, [exponent] * d, 0.2)
@@ -119,22 +137,30 @@ def test_an_overflowing_result_raises_a_clear_valueerror():
     for reference in (False, True):
         clf = Perceptron(max_iter=3, eta=1e308, fit_intercept=False)
         clf._reference = reference
-        with pytest.raises(ValueError, match=r"^Floating-point overflow: an update made the weights "
-                                             r"or the intercept infinite, so no finite result exists at "
-                                             r"this scale\. Scale X \(for example with sklearn\."
-                                             r"preprocessing\.StandardScaler\) or lower eta\.$"):
+        with pytest.raises(
+            ValueError,
+            match=r"^Floating-point overflow: an update made the weights "
+            r"or the intercept infinite, so no finite result exists at "
+            r"this scale\. Scale X \(for example with sklearn\."
+            r"preprocessing\.StandardScaler\) or lower eta\.$",
+        ):
             clf.fit(X, y)
     # one step below, both give the same finite weights
     _check_against_sklearn(X, y, 3, eta=1e307)
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 20),
-       exponents=st.lists(st.integers(-150, 150), min_size=1, max_size=4),
-       order=st.sampled_from(["cyclic", "shuffle", "random-mistake"]),
-       rule=st.sampled_from(["margin", "prediction"]), fit_intercept=st.booleans())
-def test_fast_equals_reference_at_any_scale_in_every_setting(seed, n, exponents, order, rule,
-                                                             fit_intercept):
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(2, 20),
+    exponents=st.lists(st.integers(-150, 150), min_size=1, max_size=4),
+    order=st.sampled_from(["cyclic", "shuffle", "random-mistake"]),
+    rule=st.sampled_from(["margin", "prediction"]),
+    fit_intercept=st.booleans(),
+)
+def test_fast_equals_reference_at_any_scale_in_every_setting(
+    seed, n, exponents, order, rule, fit_intercept
+):
     X, y = _data(seed, n, len(exponents), exponents, 0.2)
     kw = {"order": order, "rule": rule, "fit_intercept": fit_intercept, "random_state": seed % 1000}
     fast, ref = (_perclib(X, y, 5, reference=r, **kw) for r in (False, True))
@@ -147,9 +173,12 @@ def test_fast_equals_reference_at_any_scale_in_every_setting(seed, n, exponents,
 
 
 @settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 20),
-       exponents=st.lists(st.integers(-150, 150), min_size=1, max_size=4),
-       model=st.sampled_from([AveragedPerceptron, VotedPerceptron, PocketPerceptron]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(2, 20),
+    exponents=st.lists(st.integers(-150, 150), min_size=1, max_size=4),
+    model=st.sampled_from([AveragedPerceptron, VotedPerceptron, PocketPerceptron]),
+)
 def test_other_models_fast_equal_reference_at_any_scale(seed, n, exponents, model):
     X, y = _data(seed, n, len(exponents), exponents, 0.2)
     fast, ref = model(max_iter=4), model(max_iter=4)
@@ -158,9 +187,11 @@ def test_other_models_fast_equal_reference_at_any_scale(seed, n, exponents, mode
         warnings.simplefilter("ignore")
         fast.fit(X, y)
         ref.fit(X, y)
-    names = {AveragedPerceptron: ("coef_", "intercept_", "mistakes_"),
-             VotedPerceptron: ("weights_", "intercepts_", "counts_"),
-             PocketPerceptron: ("coef_", "intercept_", "pocket_mistakes_", "last_coef_")}[model]
+    names = {
+        AveragedPerceptron: ("coef_", "intercept_", "mistakes_"),
+        VotedPerceptron: ("weights_", "intercepts_", "counts_"),
+        PocketPerceptron: ("coef_", "intercept_", "pocket_mistakes_", "last_coef_"),
+    }[model]
     for name in names:
         assert np.array_equal(getattr(fast, name), getattr(ref, name)), name
 
@@ -184,12 +215,13 @@ def test_multiclass_fast_equals_reference_at_scale(scale):
 def test_norms_are_right_at_every_scale(scale):
     """The scaled norms against an oracle that cannot overflow: Python's math.hypot on the entries."""
     import math
+
     rows = np.array([[3.0, 4.0, 0.0], [1.0, -2.0, 2.0], [5e-3, 12e-3, 0.0]]) * scale
     got = row_norms(rows)
     expected = np.array([math.hypot(*r) for r in rows.tolist()])
     assert np.all(np.abs(got - expected) <= 4 * np.finfo(float).eps * expected), (got, expected)
     assert np.all(np.isfinite(got))
-    with np.errstate(over="ignore"):   # vector_norm leaves the errstate to the training loops
+    with np.errstate(over="ignore"):  # vector_norm leaves the errstate to the training loops
         assert vector_norm(rows[0]) == pytest.approx(expected[0], rel=4 * np.finfo(float).eps)
 
 
@@ -204,20 +236,21 @@ def test_tie_band_covers_the_worst_left_to_right_error():
     decide, and no update is made.
     """
     import math
+
     m, eps = 1000, np.finfo(float).eps
-    w0 = np.array([1.0] + [2.0 ** -26] * m + [1.0])
-    x = np.array([1.0] + [2.0 ** -27] * m + [-(1 + eps)])
+    w0 = np.array([1.0] + [2.0**-26] * m + [1.0])
+    x = np.array([1.0] + [2.0**-27] * m + [-(1 + eps)])
     s = 0.0
     for a, b in zip(w0.tolist(), x.tolist()):
         s += a * b
-    assert s == -eps and math.fsum((w0 * x).tolist()) == 499 * eps   # the row is what we claim
+    assert s == -eps and math.fsum((w0 * x).tolist()) == 499 * eps  # the row is what we claim
     X = np.vstack([x, np.zeros_like(x)])
     y = np.array([1, -1])
     sk = SkPerceptron(shuffle=False, tol=None, max_iter=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         sk.fit(X, y, coef_init=w0.copy(), intercept_init=0.0)  # scikit-learn writes into it
-    assert np.array_equal(sk.coef_.ravel(), w0 + x)          # scikit-learn did update on row 0
+    assert np.array_equal(sk.coef_.ravel(), w0 + x)  # scikit-learn did update on row 0
     for reference in (False, True):
         clf = Perceptron(max_iter=1)
         clf._reference = reference
@@ -231,10 +264,22 @@ def test_tie_band_covers_the_worst_left_to_right_error():
 def test_engine_train_records_epochs_from_1_by_default():
     """_engine.train called without epoch_offset (as experiments._fit_pla calls it): epochs count from 1."""
     from perclib._engine import train
+
     X, y = worked_example()
     steps = []
-    train(X, np.where(y > 0, 1.0, -1.0), np.zeros(2), 0.0, eta=1.0, max_iter=5, order="cyclic",
-          rule="margin", fit_intercept=True, rng=None, record=steps)
+    train(
+        X,
+        np.where(y > 0, 1.0, -1.0),
+        np.zeros(2),
+        0.0,
+        eta=1.0,
+        max_iter=5,
+        order="cyclic",
+        rule="margin",
+        fit_intercept=True,
+        rng=None,
+        record=steps,
+    )
     assert [s.epoch for s in steps[:5]] == [1, 1, 1, 1, 2] and steps[0].index == 0
 
 
@@ -244,9 +289,10 @@ def test_scores_beyond_2_to_1000_follow_the_left_to_right_sum(order):
     random-mistake and by the pocket's count) switch to an infinite band: the plain loop of
     tests/test_oracles.py (left-to-right sums) is the oracle."""
     from test_oracles import perceptron_loop, pocket_loop
+
     X, y = _data(11, 30, 3, [152, 152, 152], 0.2)
     w, b, updates = perceptron_loop(X, y, epochs=6, order=order, seed=5)
-    assert max(np.abs(w)) * max(row_norms(X)) > 2.0 ** 1000          # the regime is reached
+    assert max(np.abs(w)) * max(row_norms(X)) > 2.0**1000  # the regime is reached
     pocket, last, _ = pocket_loop(X, y, epochs=6, order=order, seed=5)
     for reference in (False, True):
         clf = _perclib(X, y, 6, reference=reference, order=order, random_state=5)

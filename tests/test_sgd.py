@@ -1,10 +1,11 @@
 """Tests for perclib.sgd: losses, subgradients, and SGD = the perceptron on the perceptron loss."""
+
 import numpy as np
 import pytest
 
 from perclib import Perceptron
 from perclib.datasets import make_noisy, make_separable, worked_example
-from perclib.sgd import (LOSSES, LinearSGD, loss_derivative, loss_value, objective, subgradient)
+from perclib.sgd import LOSSES, LinearSGD, loss_derivative, loss_value, objective, subgradient
 from perclib.theory import hinge_loss, logistic_loss, perceptron_loss
 
 
@@ -40,10 +41,16 @@ def test_subgradient_set_at_the_kink(loss, kink):
         for t in (0.0, 0.3, 1.0):
             g = loss_derivative(loss, [y], [a], at_zero=t)[0]
             assert g == -t * y
-            assert np.all(loss_value(loss, np.full_like(grid, y), grid) >= loss_value(loss, [y], [a])[0] + g * (grid - a) - 1e-12)
+            assert np.all(
+                loss_value(loss, np.full_like(grid, y), grid)
+                >= loss_value(loss, [y], [a])[0] + g * (grid - a) - 1e-12
+            )
         for t in (-0.2, 1.2):
             g = -t * y
-            assert np.any(loss_value(loss, np.full_like(grid, y), grid) < loss_value(loss, [y], [a])[0] + g * (grid - a) - 1e-9)
+            assert np.any(
+                loss_value(loss, np.full_like(grid, y), grid)
+                < loss_value(loss, [y], [a])[0] + g * (grid - a) - 1e-9
+            )
 
 
 def test_logistic_derivative_is_stable_for_large_activations():
@@ -74,7 +81,9 @@ def test_objective_is_the_mean_loss():
 @pytest.mark.parametrize("eta", [1.0, 0.1, 0.37])
 def test_sgd_on_perceptron_loss_is_the_perceptron_bit_for_bit(order, eta):
     X, y = make_separable(60, 4, margin=0.05, random_state=3)
-    sgd = LinearSGD(loss="perceptron", eta=eta, order=order, random_state=7, record=True, max_iter=500).fit(X, y)
+    sgd = LinearSGD(
+        loss="perceptron", eta=eta, order=order, random_state=7, record=True, max_iter=500
+    ).fit(X, y)
     pla = Perceptron(eta=eta, order=order, random_state=7, record=True, max_iter=500).fit(X, y)
     assert np.array_equal(sgd.coef_, pla.coef_) and sgd.intercept_ == pla.intercept_
     assert sgd.n_iter_ == pla.n_iter_ and sgd.n_updates_ == pla.n_updates_ and sgd.converged_
@@ -110,11 +119,15 @@ def test_hinge_sgd_reaches_margin_one_on_separable_data():
 
 def test_logistic_sgd_decreases_the_objective_and_never_converges():
     X, y = make_noisy(100, 2, flip=0.1, random_state=4)
-    sgd = LinearSGD(loss="logistic", eta=0.05, max_iter=30, order="shuffle", random_state=0).fit(X, y)
+    sgd = LinearSGD(loss="logistic", eta=0.05, max_iter=30, order="shuffle", random_state=0).fit(
+        X, y
+    )
     assert not sgd.converged_ and sgd.n_iter_ == 30 and sgd.objective_.shape == (30,)
     assert sgd.objective_[-1] < np.log(2)  # below the loss of w = 0
     ys = np.where(y == 1, 1.0, -1.0)
-    assert sgd.objective_[-1] == pytest.approx(objective(X, ys, sgd.coef_, sgd.intercept_, loss="logistic"))
+    assert sgd.objective_[-1] == pytest.approx(
+        objective(X, ys, sgd.coef_, sgd.intercept_, loss="logistic")
+    )
     assert sgd.score(X, y) > 0.8
 
 
@@ -122,8 +135,9 @@ def test_one_manual_logistic_step():
     X = np.array([[2.0, -1.0]])
     y = np.array([1])
     w0, b0 = np.array([0.5, 0.5]), 0.0
-    sgd = LinearSGD(loss="logistic", eta=0.3, max_iter=1).fit(np.vstack([X, -X]), np.append(y, 0),
-                                                               coef_init=w0, intercept_init=b0)
+    sgd = LinearSGD(loss="logistic", eta=0.3, max_iter=1).fit(
+        np.vstack([X, -X]), np.append(y, 0), coef_init=w0, intercept_init=b0
+    )
     # step 1 on (x, +1): a = 0.5, c = 0.3 * sigma(-0.5); step 2 on (-x, -1)
     c1 = 0.3 / (1 + np.exp(0.5))
     w1, b1 = w0 + c1 * X[0], b0 + c1
@@ -131,7 +145,7 @@ def test_one_manual_logistic_step():
     c2 = -0.3 / (1 + np.exp(-a2))  # eta * y * sigma(-y a) with y = -1
     np.testing.assert_allclose(sgd.coef_, w1 + c2 * (-X[0]))
     assert sgd.intercept_ == pytest.approx(b1 + c2)
-    assert sgd.classes_.tolist() == [0, 1]   # the trace's labels: 1 is the +1 class, 0 the -1 class
+    assert sgd.classes_.tolist() == [0, 1]  # the trace's labels: 1 is the +1 class, 0 the -1 class
 
 
 def test_labels_inputs_and_errors():
@@ -145,9 +159,15 @@ def test_labels_inputs_and_errors():
     assert clf.predict(X).tolist() == expected.tolist() and set(expected) == {"spam", "ham"}
     np.testing.assert_array_equal(X, Xc)
     np.testing.assert_array_equal(y, yc)
-    for kwargs, msg in [({"loss": "squared"}, "loss"), ({"order": "random-mistake"}, "order"),
-                        ({"at_zero": 2.0}, "at_zero"), ({"at_zero": True}, "at_zero"),
-                        ({"eta": 0}, "eta"), ({"max_iter": 0}, "max_iter"), ({"record": 1}, "record")]:
+    for kwargs, msg in [
+        ({"loss": "squared"}, "loss"),
+        ({"order": "random-mistake"}, "order"),
+        ({"at_zero": 2.0}, "at_zero"),
+        ({"at_zero": True}, "at_zero"),
+        ({"eta": 0}, "eta"),
+        ({"max_iter": 0}, "max_iter"),
+        ({"record": 1}, "record"),
+    ]:
         with pytest.raises(ValueError, match=msg):
             LinearSGD(**kwargs).fit(X, y)
     with pytest.raises(ValueError, match="-1 and \\+1"):
@@ -157,8 +177,11 @@ def test_labels_inputs_and_errors():
     assert "history_" not in LinearSGD().fit(X, y).__dict__
     # each loss named in LOSSES is the formula of the notes at a few activations
     ys, a = np.array([1.0, -1.0, 1.0, -1.0]), np.array([2.0, 0.5, 0.0, -3.0])
-    formulas = {"perceptron": np.maximum(0.0, -ys * a), "hinge": np.maximum(0.0, 1.0 - ys * a),
-                "logistic": np.log1p(np.exp(-ys * a))}
+    formulas = {
+        "perceptron": np.maximum(0.0, -ys * a),
+        "hinge": np.maximum(0.0, 1.0 - ys * a),
+        "logistic": np.log1p(np.exp(-ys * a)),
+    }
     assert set(LOSSES) == set(formulas)
     for name in LOSSES:
         np.testing.assert_allclose(loss_value(name, ys, a), formulas[name], rtol=1e-15, atol=0)

@@ -1,4 +1,5 @@
 """perclib's models are scikit-learn estimators: its checks pass, and its tools take them as they are."""
+
 import pickle
 import warnings
 
@@ -47,10 +48,13 @@ def _breast_cancer():
 
 # -- model selection, pipelines, meta-estimators ---------------------------------------------------
 
+
 @pytest.mark.parametrize("model", BINARY, ids=lambda m: m.__name__)
 def test_cross_val_score_of_a_pipeline(model):
     X, y = _breast_cancer()
-    scores = cross_val_score(make_pipeline(StandardScaler(), model(max_iter=5)), X, y, cv=3, error_score="raise")
+    scores = cross_val_score(
+        make_pipeline(StandardScaler(), model(max_iter=5)), X, y, cv=3, error_score="raise"
+    )
     assert scores.shape == (3,) and np.all(np.isfinite(scores)) and scores.min() > 0.85
 
 
@@ -63,16 +67,33 @@ def test_a_fitted_pipeline_scores_as_its_predictions_say():
 def test_grid_and_randomized_search_over_perclib_parameters():
     X, y = _breast_cancer()
     pipe = make_pipeline(StandardScaler(), Perceptron())
-    grid = GridSearchCV(pipe, {"perceptron__max_iter": [1, 5], "perceptron__order": ["cyclic", "shuffle"],
-                               "perceptron__random_state": [0]}, cv=3).fit(X, y)
-    assert len(grid.cv_results_["params"]) == 4 and np.all(np.isfinite(grid.cv_results_["mean_test_score"]))
+    grid = GridSearchCV(
+        pipe,
+        {
+            "perceptron__max_iter": [1, 5],
+            "perceptron__order": ["cyclic", "shuffle"],
+            "perceptron__random_state": [0],
+        },
+        cv=3,
+    ).fit(X, y)
+    assert len(grid.cv_results_["params"]) == 4 and np.all(
+        np.isfinite(grid.cv_results_["mean_test_score"])
+    )
     best = grid.best_params_
-    refit = make_pipeline(StandardScaler(), Perceptron(max_iter=best["perceptron__max_iter"],
-                                                       order=best["perceptron__order"], random_state=0)).fit(X, y)
+    refit = make_pipeline(
+        StandardScaler(),
+        Perceptron(
+            max_iter=best["perceptron__max_iter"], order=best["perceptron__order"], random_state=0
+        ),
+    ).fit(X, y)
     assert np.array_equal(grid.best_estimator_[-1].coef_, refit[-1].coef_)
-    rand = RandomizedSearchCV(make_pipeline(StandardScaler(), AveragedPerceptron()),
-                              {"averagedperceptron__max_iter": [1, 2, 3, 4], "averagedperceptron__eta": [0.5, 1.0]},
-                              n_iter=3, cv=3, random_state=0).fit(X, y)
+    rand = RandomizedSearchCV(
+        make_pipeline(StandardScaler(), AveragedPerceptron()),
+        {"averagedperceptron__max_iter": [1, 2, 3, 4], "averagedperceptron__eta": [0.5, 1.0]},
+        n_iter=3,
+        cv=3,
+        random_state=0,
+    ).fit(X, y)
     assert len(rand.cv_results_["params"]) == 3 and rand.best_score_ > 0.9
 
 
@@ -82,7 +103,9 @@ def test_one_vs_rest_and_one_vs_one_around_binary_models(model):
     X = StandardScaler().fit_transform(X)
     ovr = OneVsRestClassifier(model(max_iter=5)).fit(X, y)
     # the same as three binary models written out by hand: class k against the rest, highest score wins
-    scores = np.column_stack([model(max_iter=5).fit(X, y == k).decision_function(X) for k in range(3)])
+    scores = np.column_stack(
+        [model(max_iter=5).fit(X, y == k).decision_function(X) for k in range(3)]
+    )
     assert np.array_equal(ovr.predict(X), np.argmax(scores, axis=1))
     ovo = OneVsOneClassifier(model(max_iter=5)).fit(X, y)
     assert len(ovo.estimators_) == 3 and ovo.score(X, y) > 0.7
@@ -90,13 +113,20 @@ def test_one_vs_rest_and_one_vs_one_around_binary_models(model):
 
 # -- copies, persistence, parallel jobs ------------------------------------------------------------
 
+
 @pytest.mark.parametrize("model", ALL, ids=lambda m: m.__name__)
 def test_clone_pickle_and_joblib(model, tmp_path):
-    X, y = make_blobs3(10, random_state=0) if model is MulticlassPerceptron else make_noisy(60, 2, 0.1, random_state=0)
+    X, y = (
+        make_blobs3(10, random_state=0)
+        if model is MulticlassPerceptron
+        else make_noisy(60, 2, 0.1, random_state=0)
+    )
     clf = model(eta=0.5, order="shuffle", random_state=3).fit(X, y)
     copy = clone(clf)
     assert copy.get_params() == clf.get_params() and not hasattr(copy, "classes_")
-    assert np.array_equal(copy.fit(X, y).decision_function(X), clf.decision_function(X))  # same seed, same fit
+    assert np.array_equal(
+        copy.fit(X, y).decision_function(X), clf.decision_function(X)
+    )  # same seed, same fit
     for restored in (pickle.loads(pickle.dumps(clf)), _joblib_round_trip(clf, tmp_path)):
         assert sorted(vars(restored)) == sorted(vars(clf))
         assert np.array_equal(restored.decision_function(X), clf.decision_function(X))
@@ -110,17 +140,26 @@ def _joblib_round_trip(clf, tmp_path):
 def test_n_jobs_2_gives_the_same_scores_as_one_job():
     X, y = _breast_cancer()
     pipe = make_pipeline(StandardScaler(), Perceptron(max_iter=5))
-    assert np.array_equal(cross_val_score(pipe, X, y, cv=4, n_jobs=2), cross_val_score(pipe, X, y, cv=4, n_jobs=1))
+    assert np.array_equal(
+        cross_val_score(pipe, X, y, cv=4, n_jobs=2), cross_val_score(pipe, X, y, cv=4, n_jobs=1)
+    )
 
 
 # -- plots, DataFrames, labels ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("model", [Perceptron, MulticlassPerceptron], ids=lambda m: m.__name__)
 def test_decision_boundary_display(model):
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    X, y = make_blobs3(10, random_state=0) if model is MulticlassPerceptron else make_separable(40, 2, 0.1, random_state=0)
+
+    X, y = (
+        make_blobs3(10, random_state=0)
+        if model is MulticlassPerceptron
+        else make_separable(40, 2, 0.1, random_state=0)
+    )
     clf = model().fit(X, y)
     disp = DecisionBoundaryDisplay.from_estimator(clf, X, grid_resolution=30)  # decision_function
     grid = np.c_[disp.xx0.ravel(), disp.xx1.ravel()]
@@ -132,11 +171,18 @@ def test_decision_boundary_display(model):
 @pytest.mark.parametrize("model", ALL, ids=lambda m: m.__name__)
 def test_pandas_dataframes_keep_feature_names(model):
     pd = pytest.importorskip("pandas")
-    X, y = make_blobs3(10, random_state=0) if model is MulticlassPerceptron else make_noisy(60, 2, 0.1, random_state=0)
+    X, y = (
+        make_blobs3(10, random_state=0)
+        if model is MulticlassPerceptron
+        else make_noisy(60, 2, 0.1, random_state=0)
+    )
     df = pd.DataFrame(X, columns=["petal length", "petal width"])
     before = df.copy()
     clf = model().fit(df, pd.Series(y))
-    assert clf.feature_names_in_.tolist() == ["petal length", "petal width"] and clf.n_features_in_ == 2
+    assert (
+        clf.feature_names_in_.tolist() == ["petal length", "petal width"]
+        and clf.n_features_in_ == 2
+    )
     plain = model().fit(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # predicting on the same columns warns nothing
@@ -150,13 +196,14 @@ def test_pandas_dataframes_keep_feature_names(model):
 @pytest.mark.parametrize("model", BINARY, ids=lambda m: m.__name__)
 def test_string_labels(model):
     X, y = make_noisy(60, 2, 0.1, random_state=1)
-    words = np.where(y == 1, "spam", "ham")  # sorted: "ham" is classes_[0] (-1), "spam" classes_[1] (+1)
+    words = np.where(
+        y == 1, "spam", "ham"
+    )  # sorted: "ham" is classes_[0] (-1), "spam" classes_[1] (+1)
     clf = model().fit(X, words)
     assert clf.classes_.tolist() == ["ham", "spam"]
     signed = model().fit(X, y)
     assert np.array_equal(clf.decision_function(X), signed.decision_function(X))
-    assert np.array_equal(clf.predict(X), np.where(
-        signed.predict(X) == 1, "spam", "ham"))
+    assert np.array_equal(clf.predict(X), np.where(signed.predict(X) == 1, "spam", "ham"))
 
 
 # -- a refit forgets the previous fit --------------------------------------------------------------
@@ -174,14 +221,20 @@ REFITS = [
 @pytest.mark.parametrize("model, first, then", REFITS, ids=lambda v: getattr(v, "__name__", ""))
 def test_a_refit_after_set_params_leaves_nothing_of_the_previous_fit(model, first, then):
     pd = pytest.importorskip("pandas")
-    X, y = make_blobs3(10, random_state=0) if model is MulticlassPerceptron else make_noisy(60, 3, 0.1, random_state=0)
-    df = pd.DataFrame(X, columns=["a", "b", "c"][:X.shape[1]])
+    X, y = (
+        make_blobs3(10, random_state=0)
+        if model is MulticlassPerceptron
+        else make_noisy(60, 3, 0.1, random_state=0)
+    )
+    df = pd.DataFrame(X, columns=["a", "b", "c"][: X.shape[1]])
     clf = model(**first).fit(df, y)  # feature names, history
     if hasattr(clf, "partial_fit"):
         clf.partial_fit(df, y)  # and, for the online models, the state partial_fit carries on
     clf.set_params(**then).fit(X[:, :2], y)
     fresh = model(**first).set_params(**then).fit(X[:, :2], y)
-    assert sorted(vars(clf)) == sorted(vars(fresh))  # no attribute left behind (history_, feature_names_in_)
+    assert sorted(vars(clf)) == sorted(
+        vars(fresh)
+    )  # no attribute left behind (history_, feature_names_in_)
     assert "history_" not in vars(clf) and "feature_names_in_" not in vars(clf)
     for name, value in vars(fresh).items():
         if name.endswith("_") and isinstance(value, np.ndarray):
@@ -189,6 +242,7 @@ def test_a_refit_after_set_params_leaves_nothing_of_the_previous_fit(model, firs
 
 
 # -- partial_fit: the perceptron is an online algorithm -------------------------------------------
+
 
 @pytest.mark.parametrize("model", ONLINE, ids=lambda m: m.__name__)
 @pytest.mark.parametrize("seed", range(5))
@@ -200,7 +254,7 @@ def test_streaming_one_example_at_a_time_is_one_epoch_of_fit(model, seed):
     classes = np.unique(y)
     stream = model()
     for i in range(X.shape[0]):
-        stream.partial_fit(X[i:i + 1], y[i:i + 1], classes=classes)
+        stream.partial_fit(X[i : i + 1], y[i : i + 1], classes=classes)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         batch = model(max_iter=1).fit(X, y)
@@ -217,18 +271,28 @@ def test_averaged_partial_fit_passes_equal_fit_epochs():
         online.partial_fit(X, y, classes=[-1, 1])
     batch = AveragedPerceptron(max_iter=3).fit(X, y)
     assert np.array_equal(online.coef_, batch.coef_) and online.intercept_ == batch.intercept_
-    assert online.c_ == batch.c_ == 3 * 80 + 1 and online.mistakes_.tolist() == batch.mistakes_.tolist()
+    assert (
+        online.c_ == batch.c_ == 3 * 80 + 1
+        and online.mistakes_.tolist() == batch.mistakes_.tolist()
+    )
     with pytest.raises(ValueError, match="not in classes"):
         online.partial_fit(X, np.where(y == 1, 2, -1))
 
 
 # -- sparse input ----------------------------------------------------------------------------------
 
+
 def _text_like(n=300, d=2000, density=0.01, seed=0):
     """Bag-of-words-like counts: most features zero, the label set by a few of them (with noise)."""
     rng = np.random.default_rng(seed)
-    X = sp.random(n, d, density=density, format="csr", random_state=seed,
-                  data_rvs=lambda k: rng.integers(1, 4, size=k).astype(float))
+    X = sp.random(
+        n,
+        d,
+        density=density,
+        format="csr",
+        random_state=seed,
+        data_rvs=lambda k: rng.integers(1, 4, size=k).astype(float),
+    )
     w = np.zeros(d)
     k = min(40, d)
     w[rng.choice(d, k, replace=False)] = rng.normal(size=k)
@@ -255,7 +319,10 @@ def test_sparse_perceptron_is_scikit_learns_dense_perceptron_bit_for_bit():
     X, y = _text_like(seed=4)
     ours = Perceptron(max_iter=4).fit(X, y)
     sk_dense = SkPerceptron(shuffle=False, tol=None, max_iter=4).fit(X.toarray(), y)
-    assert np.array_equal(ours.coef_, sk_dense.coef_.ravel()) and ours.intercept_ == sk_dense.intercept_[0]
+    assert (
+        np.array_equal(ours.coef_, sk_dense.coef_.ravel())
+        and ours.intercept_ == sk_dense.intercept_[0]
+    )
     # scikit-learn's own sparse path is not its dense one: it damps each intercept step by 0.01
     # (SPARSE_INTERCEPT_DECAY in sklearn/linear_model/_base.py), so it ends elsewhere.
     sk_sparse = SkPerceptron(shuffle=False, tol=None, max_iter=4).fit(X, y)
@@ -282,7 +349,11 @@ def test_the_lazy_average_touches_only_the_features_a_mistake_has():
     X, y = _text_like(n=200, d=5000, density=0.002, seed=6)
     clf = AveragedPerceptron(max_iter=4).fit(X, y)
     never_seen = np.asarray(X.getnnz(axis=0) == 0)
-    assert never_seen.sum() > 1000 and np.all(clf.coef_[never_seen] == 0) and np.any(clf.coef_[~never_seen] != 0)
+    assert (
+        never_seen.sum() > 1000
+        and np.all(clf.coef_[never_seen] == 0)
+        and np.any(clf.coef_[~never_seen] != 0)
+    )
     dense = AveragedPerceptron(max_iter=4).fit(X.toarray(), y)
     assert np.array_equal(clf.coef_, dense.coef_) and clf.intercept_ == dense.intercept_
 
@@ -290,8 +361,10 @@ def test_the_lazy_average_touches_only_the_features_a_mistake_has():
 def test_sparse_input_is_never_changed_and_any_format_is_read():
     X, y = _text_like(n=100, d=300, density=0.05, seed=7)
     coo = X.tocoo()
-    messy = sp.csr_matrix((np.r_[coo.data, coo.data[:5]], (np.r_[coo.row, coo.row[:5]], np.r_[coo.col, coo.col[:5]])),
-                          shape=X.shape)  # duplicate entries: their sum is the value
+    messy = sp.csr_matrix(
+        (np.r_[coo.data, coo.data[:5]], (np.r_[coo.row, coo.row[:5]], np.r_[coo.col, coo.col[:5]])),
+        shape=X.shape,
+    )  # duplicate entries: their sum is the value
     messy.has_canonical_format = False
     copies = [m.copy() for m in (X, X.tocsc(), messy)]
     with warnings.catch_warnings():
@@ -301,14 +374,23 @@ def test_sparse_input_is_never_changed_and_any_format_is_read():
     assert np.array_equal(fits[0].coef_, fits[1].coef_)
     assert np.array_equal(fits[2].coef_, dense.coef_)
     for m, c in zip((X, X.tocsc(), messy), copies):
-        assert (m != c).nnz == 0 and np.array_equal(m.data, c.data) and np.array_equal(m.indices, c.indices)
+        assert (
+            (m != c).nnz == 0
+            and np.array_equal(m.data, c.data)
+            and np.array_equal(m.indices, c.indices)
+        )
 
 
-@pytest.mark.parametrize("model", [PocketPerceptron, VotedPerceptron, MulticlassPerceptron, LinearSGD],
-                         ids=lambda m: m.__name__)
+@pytest.mark.parametrize(
+    "model",
+    [PocketPerceptron, VotedPerceptron, MulticlassPerceptron, LinearSGD],
+    ids=lambda m: m.__name__,
+)
 def test_models_without_a_sparse_loop_say_so(model):
     X, y = _text_like(n=30, d=20, density=0.3)
-    with pytest.raises(ValueError, match=r"X is a sparse matrix; .* needs a dense array \(for example X.toarray"):
+    with pytest.raises(
+        ValueError, match=r"X is a sparse matrix; .* needs a dense array \(for example X.toarray"
+    ):
         model().fit(X, y)
 
 

@@ -19,12 +19,16 @@ def test_operation_counts():
     _, _, naive = averaged_sparse(X, y, max_iter=2, lazy=False)
     _, _, lazy = averaged_sparse(X, y, max_iter=2, lazy=True)
     assert naive == 2 * 40 * 501
-    assert lazy % 5 == 0 and 0 < lazy <= 2 * 40 * 5          # (words + 1) per update, at most one per example
+    assert (
+        lazy % 5 == 0 and 0 < lazy <= 2 * 40 * 5
+    )  # (words + 1) per update, at most one per example
 
 
 def test_data_and_errors():
     X, y = make_sparse_text(30, 100, words=7, random_state=2)
-    assert sparse.isspmatrix_csr(X) and np.all(np.diff(X.indptr) == 7) and set(np.unique(y)) <= {-1, 1}
+    assert (
+        sparse.isspmatrix_csr(X) and np.all(np.diff(X.indptr) == 7) and set(np.unique(y)) <= {-1, 1}
+    )
     with pytest.raises(ValueError, match="sparse"):
         averaged_sparse(X.toarray(), y)
     with pytest.raises(ValueError, match="labels"):

@@ -1,4 +1,5 @@
 """perclib.theory against independent solvers, duality certificates and brute force."""
+
 import math
 
 import numpy as np
@@ -9,8 +10,19 @@ from scipy.optimize import minimize
 
 from perclib import Perceptron
 from perclib.datasets import make_separable, make_xor, worked_example
-from perclib.theory import (_min_norm_point, geometric_max_margin, hinge_loss, logistic_loss, margin, max_margin, mistake_bound,
-                            perceptron_criterion, perceptron_loss, perceptron_subgradient, radius)
+from perclib.theory import (
+    _min_norm_point,
+    geometric_max_margin,
+    hinge_loss,
+    logistic_loss,
+    margin,
+    max_margin,
+    mistake_bound,
+    perceptron_criterion,
+    perceptron_loss,
+    perceptron_subgradient,
+    radius,
+)
 
 
 def _augmented(X, y):
@@ -22,15 +34,25 @@ def _slsqp_margin(X, y):
     """An independent solver: the primal QP min ||v||^2 / 2 subject to y_i v.(1, x_i) >= 1."""
     Z = _augmented(X, y)
     v0 = np.linalg.lstsq(Z, np.ones(len(Z)), rcond=None)[0]
-    res = minimize(lambda v: 0.5 * v @ v, v0 * 2, jac=lambda v: v, method="SLSQP",
-                   constraints=[{"type": "ineq", "fun": lambda v: Z @ v - 1, "jac": lambda v: Z}],
-                   options={"ftol": 1e-12, "maxiter": 1000})
+    res = minimize(
+        lambda v: 0.5 * v @ v,
+        v0 * 2,
+        jac=lambda v: v,
+        method="SLSQP",
+        constraints=[{"type": "ineq", "fun": lambda v: Z @ v - 1, "jac": lambda v: Z}],
+        options={"ftol": 1e-12, "maxiter": 1000},
+    )
     assert res.success, res.message
     return 1.0 / np.linalg.norm(res.x), res.x / np.linalg.norm(res.x)
 
 
 @settings(max_examples=40, deadline=None)
-@given(n=st.integers(2, 40), d=st.integers(1, 5), margin_=st.floats(0.02, 0.4), seed=st.integers(0, 10_000))
+@given(
+    n=st.integers(2, 40),
+    d=st.integers(1, 5),
+    margin_=st.floats(0.02, 0.4),
+    seed=st.integers(0, 10_000),
+)
 def test_max_margin_agrees_with_an_independent_solver(n, d, margin_, seed):
     X, y = make_separable(n, d, margin_, random_state=seed)
     w, b, gamma = max_margin(X, y)
@@ -38,11 +60,18 @@ def test_max_margin_agrees_with_an_independent_solver(n, d, margin_, seed):
     assert gamma == pytest.approx(np.min(np.where(y > 0, 1, -1) * (X @ w + b)), rel=1e-12)
     gamma_qp, v_qp = _slsqp_margin(X, y)
     assert gamma == pytest.approx(gamma_qp, rel=1e-6)
-    assert np.allclose(np.r_[b, w], v_qp, atol=1e-4)  # the direction is unique; SLSQP's is less exact
+    assert np.allclose(
+        np.r_[b, w], v_qp, atol=1e-4
+    )  # the direction is unique; SLSQP's is less exact
 
 
 @settings(max_examples=40, deadline=None)
-@given(n=st.integers(2, 60), d=st.integers(1, 6), margin_=st.floats(0.0, 0.3), seed=st.integers(0, 10_000))
+@given(
+    n=st.integers(2, 60),
+    d=st.integers(1, 6),
+    margin_=st.floats(0.0, 0.3),
+    seed=st.integers(0, 10_000),
+)
 def test_min_norm_point_has_a_duality_certificate(n, d, margin_, seed):
     """p = sum lam_i z_i with lam in the simplex, and min_i z_i.p >= ||p||^2: then no unit u does better
     than ||p|| (min_i z_i.u <= p.u <= ||p||), so gamma* = ||p|| exactly, whatever algorithm found p."""
@@ -59,7 +88,11 @@ def test_min_norm_point_has_a_duality_certificate(n, d, margin_, seed):
 def test_max_margin_by_hand():
     # +1 at x = 2, -1 at x = 0: the bias counts in the norm, so (b, w) = (-1, 1)/sqrt(2)
     w, b, gamma = max_margin([[2.0], [0.0]], [1, -1])
-    assert w[0] == pytest.approx(2 ** -0.5) and b == pytest.approx(-(2 ** -0.5)) and gamma == pytest.approx(2 ** -0.5)
+    assert (
+        w[0] == pytest.approx(2**-0.5)
+        and b == pytest.approx(-(2**-0.5))
+        and gamma == pytest.approx(2**-0.5)
+    )
     # brute force over directions on the circle
     angles = np.linspace(0, 2 * np.pi, 200_001)
     U = np.c_[np.cos(angles), np.sin(angles)]
@@ -110,13 +143,19 @@ def test_mistake_bound_holds_for_the_worked_example():
     for rule in ("margin", "prediction"):
         assert Perceptron(rule=rule).fit(X, y).n_updates_ <= bound
     expected, R, _ = independent_bound(X, y)
-    assert R == math.sqrt(6.0)                      # the point (1, 2): 1 + 1 + 4
+    assert R == math.sqrt(6.0)  # the point (1, 2): 1 + 1 + 4
     assert bound == pytest.approx(expected, rel=1e-6)  # SLSQP's tolerance
 
 
 @settings(max_examples=30, deadline=None)
-@given(n=st.integers(2, 30), d=st.integers(1, 4), margin_=st.floats(0.02, 0.3), seed=st.integers(0, 10_000),
-       order=st.sampled_from(["cyclic", "shuffle", "random-mistake"]), eta=st.sampled_from([1.0, 0.1, 7.0]))
+@given(
+    n=st.integers(2, 30),
+    d=st.integers(1, 4),
+    margin_=st.floats(0.02, 0.3),
+    seed=st.integers(0, 10_000),
+    order=st.sampled_from(["cyclic", "shuffle", "random-mistake"]),
+    eta=st.sampled_from([1.0, 0.1, 7.0]),
+)
 def test_mistake_bound_is_novikoffs_from_independent_R_and_gamma(n, d, margin_, seed, order, eta):
     """mistake_bound equals (R/gamma*)^2 computed without perclib, and no run exceeds it (30 data
     sets per run of the suite, each with one order and one eta; the bound held in all)."""
@@ -144,7 +183,9 @@ def test_criterion_is_convex_along_random_segments():
         t = rng.random()
         mid = t * p + (1 - t) * q
         lhs = perceptron_criterion(X, y, mid[1:], mid[0])
-        rhs = t * perceptron_criterion(X, y, p[1:], p[0]) + (1 - t) * perceptron_criterion(X, y, q[1:], q[0])
+        rhs = t * perceptron_criterion(X, y, p[1:], p[0]) + (1 - t) * perceptron_criterion(
+            X, y, q[1:], q[0]
+        )
         assert lhs <= rhs + 1e-12
 
 
@@ -178,8 +219,9 @@ def test_subgradient_set_at_the_kink_and_inequality():
 
 def test_margin_uses_b_squared_in_the_norm():
     """b = 3, where b**2 = 9 and 2*b = 6 differ: min(1*(1+3), -1*(-1+3)) / sqrt(1 + 9) = -2/sqrt(10)."""
-    assert margin([[1.0, 0.0], [-1.0, 0.0]], [1, -1], w=[1.0, 0.0], b=3.0) == pytest.approx(-2 / math.sqrt(10),
-                                                                                           rel=1e-15)
+    assert margin([[1.0, 0.0], [-1.0, 0.0]], [1, -1], w=[1.0, 0.0], b=3.0) == pytest.approx(
+        -2 / math.sqrt(10), rel=1e-15
+    )
 
 
 def test_subgradient_with_two_named_classes():
@@ -191,27 +233,37 @@ def test_subgradient_with_two_named_classes():
 
 def test_theory_error_messages_word_for_word():
     X, y = make_xor()
-    with pytest.raises(ValueError, match=r"^The data is not linearly separable: no \(w, b\) puts every "
-                                         r"point strictly on its own side, so there is no maximum margin "
-                                         r"\(and no mistake bound\)\.$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^The data is not linearly separable: no \(w, b\) puts every "
+        r"point strictly on its own side, so there is no maximum margin "
+        r"\(and no mistake bound\)\.$",
+    ):
         max_margin(X, y)
     with pytest.raises(ValueError, match=r"^this function needs exactly 2 classes in y; got 1"):
         max_margin([[1.0], [2.0]], [1, 1])
-    with pytest.raises(ValueError, match=r"^y must hold labels -1 and \+1 for the perceptron loss\.$"):
+    with pytest.raises(
+        ValueError, match=r"^y must hold labels -1 and \+1 for the perceptron loss\.$"
+    ):
         perceptron_loss([0, 1], [1.0, 1.0])
     with pytest.raises(ValueError, match=r"^With a single class present, y must hold -1 or \+1\.$"):
         perceptron_subgradient([[1.0]], [0], w=[0.0], b=0.0)
-    with pytest.raises(ValueError, match=r"^w and b are all zero: the zero vector does not define a "
-                                         r"separator\.$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^w and b are all zero: the zero vector does not define a "
+        r"separator\.$",
+    ):
         margin([[1.0], [-1.0]], [1, -1], [0.0], 0.0)
 
 
 # -- the geometric (hard-margin SVM) maximum margin, against scikit-learn's SVC -------------------
 
+
 def _svc_margin(X, y):
     """The oracle: scikit-learn's SVC(kernel="linear") with a huge C is the hard-margin SVM; its
     margin is 1 / ||w|| and its line w.x + b = 0."""
     from sklearn.svm import SVC
+
     svc = SVC(kernel="linear", C=1e10, tol=1e-10).fit(X, y)
     w, b = svc.coef_[0], svc.intercept_[0]
     norm = np.linalg.norm(w)
@@ -240,14 +292,22 @@ def test_geometric_max_margin_has_a_certificate(seed):
     of the -1 points (found by non-negative least squares on the points touching the band). Every
     separating band is at most ||p - q|| wide, and ours is exactly that wide, so none is wider."""
     from scipy.optimize import nnls
+
     X, y = make_separable(60, 3, 0.05, random_state=seed)
     w, b, gamma = geometric_max_margin(X, y)
     ys = np.where(y > 0, 1, -1)
     dist = ys * (X @ w + b)
-    assert np.isclose(dist[ys > 0].min(), gamma, rtol=1e-9) and np.isclose(dist[ys < 0].min(), gamma, rtol=1e-9)
+    assert np.isclose(dist[ys > 0].min(), gamma, rtol=1e-9) and np.isclose(
+        dist[ys < 0].min(), gamma, rtol=1e-9
+    )
     P, Q = X[(ys > 0) & (dist < gamma * (1 + 1e-7))], X[(ys < 0) & (dist < gamma * (1 + 1e-7))]
-    A = np.block([[P.T, -Q.T], [np.ones((1, len(P))), np.zeros((1, len(Q)))],
-                  [np.zeros((1, len(P))), np.ones((1, len(Q)))]])
+    A = np.block(
+        [
+            [P.T, -Q.T],
+            [np.ones((1, len(P))), np.zeros((1, len(Q)))],
+            [np.zeros((1, len(P))), np.ones((1, len(Q)))],
+        ]
+    )
     coef, resid = nnls(A, np.r_[2 * gamma * w, 1.0, 1.0])
     assert resid < 1e-9
 

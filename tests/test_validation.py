@@ -1,11 +1,18 @@
 """Every bad input gets a ValueError that says what is wrong; nothing passed in is changed."""
+
 import warnings
 
 import numpy as np
 import pytest
 
-from perclib import (AveragedPerceptron, MulticlassPerceptron, NotFittedError, Perceptron, PocketPerceptron,
-                     VotedPerceptron)
+from perclib import (
+    AveragedPerceptron,
+    MulticlassPerceptron,
+    NotFittedError,
+    Perceptron,
+    PocketPerceptron,
+    VotedPerceptron,
+)
 from perclib._validation import check_array, check_random_state, check_y
 from perclib.datasets import make_blobs3, make_noisy, worked_example
 
@@ -44,6 +51,7 @@ def test_a_column_vector_y_is_read_as_1d_with_a_warning(model):
     # scikit-learn's convention (its check_supervised_y_2d): an (n, 1) y is unambiguous, so it is
     # ravelled, with a DataConversionWarning that says so; any other 2-D y is refused above.
     from sklearn.exceptions import DataConversionWarning
+
     with pytest.warns(DataConversionWarning, match="column-vector y"):
         column = model().fit(X4, Y4.reshape(-1, 1))
     assert np.array_equal(column.predict(X4), model().fit(X4, Y4).predict(X4))
@@ -59,7 +67,9 @@ def test_binary_models_need_exactly_two_classes(model):
 
 ETA = r"The 'eta' parameter of \w+ must be a float in the range \(0.0, inf\)"
 MAX_ITER = r"The 'max_iter' parameter of \w+ must be an int in the range \[1, inf\)"
-RANDOM_STATE = r"The 'random_state' parameter of \w+ must be None, an int in the range \[0, inf\) or"
+RANDOM_STATE = (
+    r"The 'random_state' parameter of \w+ must be None, an int in the range \[0, inf\) or"
+)
 BAD_PARAMS = [  # declared in _parameter_constraints, checked by scikit-learn at the start of fit
     ({"eta": 0}, ETA),
     ({"eta": -1.0}, ETA),
@@ -70,7 +80,10 @@ BAD_PARAMS = [  # declared in _parameter_constraints, checked by scikit-learn at
     ({"max_iter": 2.5}, MAX_ITER),
     ({"max_iter": True}, MAX_ITER),
     ({"order": "random"}, r"The 'order' parameter of \w+ must be a str among"),
-    ({"fit_intercept": "yes"}, r"The 'fit_intercept' parameter of \w+ must be an instance of 'bool'"),
+    (
+        {"fit_intercept": "yes"},
+        r"The 'fit_intercept' parameter of \w+ must be an instance of 'bool'",
+    ),
     ({"random_state": "seed"}, RANDOM_STATE),
     ({"random_state": -1}, RANDOM_STATE),
 ]
@@ -80,24 +93,33 @@ BAD_PARAMS = [  # declared in _parameter_constraints, checked by scikit-learn at
 @pytest.mark.parametrize("params, message", BAD_PARAMS)
 def test_bad_hyperparameters_are_caught_in_fit(model, params, message):
     clf = model(**params)  # __init__ stores, fit checks
-    X, y = (make_blobs3(5, random_state=0) if model is MulticlassPerceptron else (X4, Y4))
+    X, y = make_blobs3(5, random_state=0) if model is MulticlassPerceptron else (X4, Y4)
     with pytest.raises(ValueError, match=message):
         clf.fit(X, y)
 
 
 @pytest.mark.parametrize("model", [Perceptron, PocketPerceptron], ids=lambda m: m.__name__)
 def test_bad_rule(model):
-    with pytest.raises(ValueError, match=r"The 'rule' parameter of \w+ must be a str among .*Got 'hinge'"):
+    with pytest.raises(
+        ValueError, match=r"The 'rule' parameter of \w+ must be a str among .*Got 'hinge'"
+    ):
         model(rule="hinge").fit(X4, Y4)
 
 
 def test_other_flags():
-    with pytest.raises(ValueError, match="The 'record' parameter of Perceptron must be an instance of 'bool'"):
+    with pytest.raises(
+        ValueError, match="The 'record' parameter of Perceptron must be an instance of 'bool'"
+    ):
         Perceptron(record=1).fit(X4, Y4)
-    with pytest.raises(ValueError, match="The 'average' parameter of MulticlassPerceptron must be an instance"):
+    with pytest.raises(
+        ValueError, match="The 'average' parameter of MulticlassPerceptron must be an instance"
+    ):
         MulticlassPerceptron(average="no").fit(X4, Y4)
-    with pytest.raises(ValueError, match=r"The 'order' parameter of AveragedPerceptron must be a str among "
-                                         r"\{'(cyclic|shuffle)', '(cyclic|shuffle)'\}\. Got 'random-mistake'"):
+    with pytest.raises(
+        ValueError,
+        match=r"The 'order' parameter of AveragedPerceptron must be a str among "
+        r"\{'(cyclic|shuffle)', '(cyclic|shuffle)'\}\. Got 'random-mistake'",
+    ):
         AveragedPerceptron(order="random-mistake").fit(X4, Y4)
 
 
@@ -105,11 +127,13 @@ def test_other_flags():
 def test_predict_before_fit_and_with_other_features(model):
     with pytest.raises(NotFittedError, match="call fit"):
         model().predict(X4)
-    X, y = (make_blobs3(5, random_state=0) if model is MulticlassPerceptron else (X4, Y4))
+    X, y = make_blobs3(5, random_state=0) if model is MulticlassPerceptron else (X4, Y4)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         clf = model().fit(X, y)
-    with pytest.raises(ValueError, match=f"X has 3 features, but {model.__name__} is expecting 2 features"):
+    with pytest.raises(
+        ValueError, match=f"X has 3 features, but {model.__name__} is expecting 2 features"
+    ):
         clf.predict(np.zeros((2, 3)))
     with pytest.raises(ValueError, match="Expected 2D array, got 1D array"):
         clf.predict(np.zeros(2))
@@ -152,16 +176,19 @@ def test_fitted_attributes_are_not_views_of_the_input():
     assert np.array_equal(first, kept) and not np.shares_memory(p.coef_, first)
 
 
-@pytest.mark.parametrize("X, message", [  # perclib's own check_array, used by theory, plotting, evaluation
-    (np.array([1.0, 2.0]), r"2-D array.*reshape\(-1, 1\)"),
-    (np.array([["a", "b"]]), "numeric; got dtype"),
-    (np.array([[1, "x"]], dtype=object), "non-numeric"),
-    (np.array([[1.0, np.nan]]), "NaN or infinity"),
-    (np.zeros((0, 2)), "0 samples"),
-    (np.zeros((2, 0)), "0 features"),
-    (np.ones((2, 2), dtype=complex), "real-valued"),
-    ([[1.0, 2.0], [3.0]], "could not be read as an array"),
-])
+@pytest.mark.parametrize(
+    "X, message",
+    [  # perclib's own check_array, used by theory, plotting, evaluation
+        (np.array([1.0, 2.0]), r"2-D array.*reshape\(-1, 1\)"),
+        (np.array([["a", "b"]]), "numeric; got dtype"),
+        (np.array([[1, "x"]], dtype=object), "non-numeric"),
+        (np.array([[1.0, np.nan]]), "NaN or infinity"),
+        (np.zeros((0, 2)), "0 samples"),
+        (np.zeros((2, 0)), "0 features"),
+        (np.ones((2, 2), dtype=complex), "real-valued"),
+        ([[1.0, 2.0], [3.0]], "could not be read as an array"),
+    ],
+)
 def test_check_array_messages(X, message):
     with pytest.raises(ValueError, match=message):
         check_array(X)
@@ -172,9 +199,11 @@ def test_helpers_directly():
     X = np.ones((3, 2))
     assert check_array(X) is X  # already float64 C-contiguous: no copy
     with pytest.raises(ValueError, match="sparse"):
+
         class FakeSparse:
             def toarray(self):
                 return np.ones((2, 2))
+
         check_array(FakeSparse())
     with pytest.raises(ValueError, match="1-D"):
         check_y(np.zeros((2, 2)), 2)

@@ -1,4 +1,5 @@
 """VotedPerceptron against a brute-force vote."""
+
 import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -31,8 +32,13 @@ def brute_vote(k_list, x):
 
 
 @settings(max_examples=40, deadline=None)
-@given(n=st.integers(2, 25), d=st.integers(1, 3), flip=st.floats(0, 0.3), seed=st.integers(0, 10_000),
-       epochs=st.integers(1, 5))
+@given(
+    n=st.integers(2, 25),
+    d=st.integers(1, 3),
+    flip=st.floats(0, 0.3),
+    seed=st.integers(0, 10_000),
+    epochs=st.integers(1, 5),
+)
 def test_voted_prediction_equals_brute_force_vote(n, d, flip, seed, epochs):
     X, y = make_noisy(n, d, flip, random_state=seed)
     assume(len(np.unique(y)) == 2)

@@ -3,6 +3,7 @@
 In the browser, ipywidgets shows a control's ``description`` as its label and an image's
 ``tooltip`` as its title; tests/browser checks what a browser makes of them (axe-core, keys only).
 """
+
 import ipywidgets as W
 import pytest
 
@@ -17,8 +18,17 @@ from perclib.widgets import (
 )
 from perclib.widgets._common import figure_image
 
-CONTROLS = (W.IntSlider, W.FloatSlider, W.FloatLogSlider, W.Dropdown, W.FloatText,
-            W.BoundedFloatText, W.Checkbox, W.Play, W.Button)
+CONTROLS = (
+    W.IntSlider,
+    W.FloatSlider,
+    W.FloatLogSlider,
+    W.Dropdown,
+    W.FloatText,
+    W.BoundedFloatText,
+    W.Checkbox,
+    W.Play,
+    W.Button,
+)
 
 WIDGETS = {
     "Stepper": lambda: Stepper(*worked_example()),

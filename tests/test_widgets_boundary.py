@@ -1,4 +1,5 @@
 """The boundary explorer, driven headlessly. Oracle: brute force over the points, by hand."""
+
 import numpy as np
 import pytest
 
@@ -25,8 +26,14 @@ def test_reexported():
 def test_sliders_drive_state_like_brute_force():
     X, y = worked_example()
     ex = BoundaryExplorer(X, y)
-    for w1, w2, b in [(1.0, 1.0, -1.0), (1.0, 0.5, 0.2), (-1.0, 0.0, 0.5), (0.0, 0.0, 0.0), (0.0, 0.0, -1.0),
-                      (2.0, -1.5, 1.25)]:
+    for w1, w2, b in [
+        (1.0, 1.0, -1.0),
+        (1.0, 0.5, 0.2),
+        (-1.0, 0.0, 0.5),
+        (0.0, 0.0, 0.0),
+        (0.0, 0.0, -1.0),
+        (2.0, -1.5, 1.25),
+    ]:
         ex.w1.value, ex.w2.value, ex.b.value = w1, w2, b
         wrong, loss = brute(X, y, (w1, w2), b)
         assert ex.state["w"].tolist() == [w1, w2] and ex.state["b"] == b
@@ -82,16 +89,22 @@ def test_slider_ranges_hold_the_start_values():
 def test_css_class_and_display(capsys):
     ex = BoundaryExplorer(*worked_example())
     assert "perclib-boundary" in ex.box._dom_classes
-    assert ex._repr_mimebundle_()["application/vnd.jupyter.widget-view+json"]["model_id"] == ex.box.model_id
+    assert (
+        ex._repr_mimebundle_()["application/vnd.jupyter.widget-view+json"]["model_id"]
+        == ex.box.model_id
+    )
     ex.display()
     assert "VBox" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"w1": float("nan")}, "w1 must be a finite number"),
-    ({"w2": "1"}, "w2 must be a finite number"),
-    ({"b": True}, "b must be a finite number"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"w1": float("nan")}, "w1 must be a finite number"),
+        ({"w2": "1"}, "w2 must be a finite number"),
+        ({"b": True}, "b must be a finite number"),
+    ],
+)
 def test_bad_parameters(kwargs, message):
     with pytest.raises(ValueError, match=message):
         BoundaryExplorer(*worked_example(), **kwargs)

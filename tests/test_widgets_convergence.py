@@ -1,4 +1,5 @@
 """Headless tests for perclib.widgets.convergence.MarginExplorer: set a control, check state and figure."""
+
 import numpy as np
 import pytest
 
@@ -18,12 +19,16 @@ def test_exact_mode_sets_gamma_star_to_the_slider_value():
     assert st["bound"] == pytest.approx(mistake_bound(X, y)) and st["bound"] == pytest.approx(200.0)
     clf = Perceptron(random_state=3).fit(X, y)
     assert st["updates"] == clf.n_updates_ and np.array_equal(st["w"], clf.coef_)
-    assert st["updates"] <= st["bound"] and st["ratio"] == pytest.approx(st["updates"] / st["bound"])
+    assert st["updates"] <= st["bound"] and st["ratio"] == pytest.approx(
+        st["updates"] / st["bound"]
+    )
     assert w.image.value[:8] == b"\x89PNG\r\n\x1a\n"
     assert "perclib-margin-explorer" in w.box._dom_classes
     assert np.allclose(w.updates_point.get_xydata(), [[st["gamma"], st["updates"]]])
     w.margin.value = 0.04
-    assert w.state["gamma"] == pytest.approx(0.04, rel=1e-9) and w.state["bound"] == pytest.approx(1250.0)
+    assert w.state["gamma"] == pytest.approx(0.04, rel=1e-9) and w.state["bound"] == pytest.approx(
+        1250.0
+    )
     assert w.state["updates"] <= w.state["bound"]
     # the bound curve of the right panel passes through (gamma*, bound)
     curve = w.ax_bound.get_lines()[0].get_xydata()

@@ -1,18 +1,20 @@
 """EnsembleExplorer, driven headlessly: set a slider, check ``state`` and the figure's data."""
+
 import warnings
 
 import numpy as np
 import pytest
 
-from perclib import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron
-from perclib import widgets
+from perclib import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron, widgets
 from perclib.datasets import make_noisy
 from perclib.widgets.ensemble import EnsembleExplorer
 
 
 @pytest.fixture
 def explorer():
-    return EnsembleExplorer(n_samples=40, n_test=60, epochs=2, noise=0.1, max_epochs=8, random_state=3)
+    return EnsembleExplorer(
+        n_samples=40, n_test=60, epochs=2, noise=0.1, max_epochs=8, random_state=3
+    )
 
 
 def _line(ax, label):
@@ -38,7 +40,11 @@ def test_epochs_slider_refits_the_four_models(explorer):
     kw = {"max_iter": 5, "order": "shuffle", "random_state": 3}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        oracles = {"last": Perceptron(**kw), "averaged": AveragedPerceptron(**kw), "pocket": PocketPerceptron(**kw)}
+        oracles = {
+            "last": Perceptron(**kw),
+            "averaged": AveragedPerceptron(**kw),
+            "pocket": PocketPerceptron(**kw),
+        }
         for name, model in oracles.items():
             model.fit(X[:40], y[:40])
             w, b = st["boundaries"][name]
@@ -50,7 +56,12 @@ def test_epochs_slider_refits_the_four_models(explorer):
             pts = _line(explorer.ax, label).get_xydata()
             np.testing.assert_allclose(pts @ w + b, 0, atol=1e-9)
     voted = VotedPerceptron(**kw).fit(X[:40], y[:40])
-    assert st["n_vectors"] == {"last": 1, "voted": voted.weights_.shape[0], "averaged": 1, "pocket": 1}
+    assert st["n_vectors"] == {
+        "last": 1,
+        "voted": voted.weights_.shape[0],
+        "averaged": 1,
+        "pocket": 1,
+    }
     assert st["train_error"]["voted"] == np.mean(voted.predict(X[:40]) != y[:40])
     assert explorer.image.value != before
     assert f">{st['n_vectors']['voted']}<" in explorer.table.value
@@ -83,22 +94,26 @@ def test_every_answer_is_in_the_legend_and_the_table(explorer):
 def test_display_shows_the_box(explorer, monkeypatch):
     shown = []
     import IPython.display
+
     monkeypatch.setattr(IPython.display, "display", lambda obj: shown.append(obj))
     explorer.display()
     assert shown == [explorer.box]
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"n_samples": 1}, "n_samples"),
-    ({"n_test": 0}, "n_test"),
-    ({"epochs": 0}, "epochs"),
-    ({"epochs": 9, "max_epochs": 8}, "at most max_epochs"),
-    ({"noise": 0.5}, "noise"),
-    ({"noise": True}, "noise"),
-    ({"order": "random-mistake"}, "order"),
-    ({"random_state": -1}, "random_state"),
-    ({"max_epochs": 2.5}, "max_epochs"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"n_samples": 1}, "n_samples"),
+        ({"n_test": 0}, "n_test"),
+        ({"epochs": 0}, "epochs"),
+        ({"epochs": 9, "max_epochs": 8}, "at most max_epochs"),
+        ({"noise": 0.5}, "noise"),
+        ({"noise": True}, "noise"),
+        ({"order": "random-mistake"}, "order"),
+        ({"random_state": -1}, "random_state"),
+        ({"max_epochs": 2.5}, "max_epochs"),
+    ],
+)
 def test_bad_parameters(kwargs, match):
     with pytest.raises(ValueError, match=match):
         EnsembleExplorer(**kwargs)

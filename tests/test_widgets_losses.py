@@ -1,4 +1,5 @@
 """Headless tests for perclib.widgets.losses.SGDExplorer: set a control, check state and figure."""
+
 import numpy as np
 import pytest
 
@@ -11,7 +12,9 @@ from perclib.widgets import SGDExplorer
 def test_default_starts_at_the_last_step():
     w = SGDExplorer()
     X, y = make_noisy(60, 2, flip=0.05, random_state=0)
-    sgd = LinearSGD(loss="perceptron", eta=0.1, max_iter=10, order="shuffle", random_state=0).fit(X, y)
+    sgd = LinearSGD(loss="perceptron", eta=0.1, max_iter=10, order="shuffle", random_state=0).fit(
+        X, y
+    )
     st = w.state
     assert st["step"] == st["n_steps"] == 600 and w.step.max == 600 and w.play.max == 600
     assert np.array_equal(st["w"], sgd.coef_) and st["b"] == sgd.intercept_
@@ -64,7 +67,9 @@ def test_same_number_of_steps_still_redraws():
     X, y = make_noisy(30, 2, flip=0.2, random_state=3)
     w = SGDExplorer(X, y, loss="hinge", max_iter=2)
     before = w.state["w"].copy()
-    w.eta.value = 0.01  # same number of steps (noisy data, no early stop): update() is called directly
+    w.eta.value = (
+        0.01  # same number of steps (noisy data, no early stop): update() is called directly
+    )
     assert w.state["step"] == 60 and not np.array_equal(before, w.state["w"])
 
 

@@ -1,9 +1,9 @@
 """MulticlassStepper, driven headlessly: move the slider, check ``state`` and the figure's data."""
+
 import numpy as np
 import pytest
 
-from perclib import MulticlassPerceptron
-from perclib import widgets
+from perclib import MulticlassPerceptron, widgets
 from perclib.datasets import make_blobs3
 from perclib.widgets.multiclass import MulticlassStepper
 
@@ -119,25 +119,32 @@ def test_given_data_string_labels_and_a_convergence_message():
     np.testing.assert_array_equal(s.state["W"], model.coef_)
     assert s.state["y"] in ("north", "west", "east")
     assert [t.get_text() for t in s.ax.get_legend().get_texts()][-3:] == [
-        "$w$ of class east", "$w$ of class north", "$w$ of class west"]
+        "$w$ of class east",
+        "$w$ of class north",
+        "$w$ of class west",
+    ]
 
 
 def test_display_shows_the_box(stepper, monkeypatch):
     shown = []
     import IPython.display
+
     monkeypatch.setattr(IPython.display, "display", lambda obj: shown.append(obj))
     stepper.display()
     assert shown == [stepper.box]
 
 
-@pytest.mark.parametrize("args, kwargs, match", [
-    ((np.zeros((4, 2)),), {}, "both X and y"),
-    ((np.zeros((4, 3)), [0, 1, 2, 0]), {}, "2-D data"),
-    ((np.arange(20.0).reshape(10, 2), np.arange(10)), {}, "at most 8 classes"),
-    ((np.zeros((4, 2)), [0, 0, 0, 0]), {}, "at least 2 classes"),
-    ((), {"updates_only": "yes"}, "updates_only"),
-    ((), {"eta": -1}, "eta"),
-])
+@pytest.mark.parametrize(
+    "args, kwargs, match",
+    [
+        ((np.zeros((4, 2)),), {}, "both X and y"),
+        ((np.zeros((4, 3)), [0, 1, 2, 0]), {}, "2-D data"),
+        ((np.arange(20.0).reshape(10, 2), np.arange(10)), {}, "at most 8 classes"),
+        ((np.zeros((4, 2)), [0, 0, 0, 0]), {}, "at least 2 classes"),
+        ((), {"updates_only": "yes"}, "updates_only"),
+        ((), {"eta": -1}, "eta"),
+    ],
+)
 def test_bad_input(args, kwargs, match):
     with pytest.raises(ValueError, match=match):
         MulticlassStepper(*args, **kwargs)

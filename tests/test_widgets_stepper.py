@@ -3,6 +3,7 @@
 Oracle: the COMP90049 lecture's hand-computed trace of the 4-point example (rule="prediction"),
 and the definition of the boundary w.x + b = 0 for the drawn artists.
 """
+
 import warnings
 
 import numpy as np
@@ -14,9 +15,20 @@ from perclib.widgets import Stepper as ReExported
 from perclib.widgets.stepper import COLUMNS, Stepper
 
 # The lecture's trace, theta = (b, w1, w2) after each step, epochs 1-3.
-LECTURE = [(0, 0, 0), (0, 0, 0), (-2, 0, 0), (-2, 0, 0),
-           (0, 2, 2), (0, 2, 2), (-2, 2, 2), (-2, 2, 2),
-           (-2, 2, 2), (-2, 2, 2), (-2, 2, 2), (-2, 2, 2)]
+LECTURE = [
+    (0, 0, 0),
+    (0, 0, 0),
+    (-2, 0, 0),
+    (-2, 0, 0),
+    (0, 2, 2),
+    (0, 2, 2),
+    (-2, 2, 2),
+    (-2, 2, 2),
+    (-2, 2, 2),
+    (-2, 2, 2),
+    (-2, 2, 2),
+    (-2, 2, 2),
+]
 
 
 @pytest.fixture
@@ -47,10 +59,18 @@ def test_every_step_matches_the_lecture(lecture):
 def test_state_and_table_of_the_first_update(lecture):
     lecture.slider.value = 2
     st = lecture.state
-    assert st["x"].tolist() == [0.0, 0.0] and st["y"] == -1 and st["activation"] == 0 and st["y_hat"] == 1
+    assert (
+        st["x"].tolist() == [0.0, 0.0]
+        and st["y"] == -1
+        and st["activation"] == 0
+        and st["y_hat"] == 1
+    )
     assert lecture.table_row() == ["1", "(0, 0)", "−1", "0", "+1", "yes", "(0, 0)", "-2"]
     assert all(f">{c}<" in lecture.table.value for c in COLUMNS)
-    assert "<td style='padding:2px 10px;text-align:center;border:1px solid #ddd'>-2</td>" in lecture.table.value
+    assert (
+        "<td style='padding:2px 10px;text-align:center;border:1px solid #ddd'>-2</td>"
+        in lecture.table.value
+    )
 
 
 def test_figure_follows_the_slider(lecture):
@@ -68,16 +88,23 @@ def test_figure_follows_the_slider(lecture):
     assert lecture.w_arrow.get_visible()
     tip, tail = np.array(lecture.w_arrow.xy), np.array(lecture.w_arrow.xyann)
     d = tip - tail
-    assert np.isclose(d[0], d[1]) and d[0] > 0  # the arrow points along w = (2, 2), normal to the line
+    assert (
+        np.isclose(d[0], d[1]) and d[0] > 0
+    )  # the arrow points along w = (2, 2), normal to the line
     assert on_line(tail[None, :], (2, 2), 0)
-    assert "<caption style='text-align:left'>step 5 of 12 · epoch 2 · update</caption>" in lecture.table.value
+    assert (
+        "<caption style='text-align:left'>step 5 of 12 · epoch 2 · update</caption>"
+        in lecture.table.value
+    )
 
     lecture.slider.value = 6  # before: (w, b) = ((2, 2), 0); after: ((2, 2), -2)
     assert on_line(lecture.before_line.get_xydata(), (2, 2), 0)
     assert on_line(lecture.after_line.get_xydata(), (2, 2), -2)
     pos = lecture.pos_patch.get_xy()
     neg = lecture.neg_patch.get_xy()
-    assert np.all(pos @ np.array([2.0, 2.0]) - 2 >= -1e-9) and np.all(neg @ np.array([2.0, 2.0]) - 2 <= 1e-9)
+    assert np.all(pos @ np.array([2.0, 2.0]) - 2 >= -1e-9) and np.all(
+        neg @ np.array([2.0, 2.0]) - 2 <= 1e-9
+    )
     xlim, ylim = lecture.ax.get_xlim(), lecture.ax.get_ylim()
     assert xlim == lecture.xlim and ylim == lecture.ylim
 
@@ -132,7 +159,8 @@ def test_initial_weights_are_used(lecture):
     lecture.b_0.value = 0.5
     assert lecture.state["w_before"].tolist() == [1.0, -1.0] and lecture.state["b_before"] == 0.5
     ref = Perceptron(rule="prediction", max_iter=20, random_state=0, record=True).fit(
-        *worked_example(), coef_init=[1.0, -1.0], intercept_init=0.5)
+        *worked_example(), coef_init=[1.0, -1.0], intercept_init=0.5
+    )
     assert len(lecture.history) == len(ref.history_)
     lecture.slider.value = lecture.slider.max
     assert np.array_equal(lecture.state["w"], ref.coef_) and lecture.state["b"] == ref.intercept_
@@ -162,8 +190,20 @@ def test_non_separable_data_says_so_without_a_warning():
 
 def test_replays_a_given_history_of_dicts():
     X, y = worked_example()
-    steps = [{"epoch": 0, "index": i, "x": X[i].tolist(), "y": int(y[i]), "activation": 0.0, "y_hat": 0,
-              "updated": i == 1, "w": [0.5 * i, 0.0], "b": 0.25 * i} for i in range(4)]
+    steps = [
+        {
+            "epoch": 0,
+            "index": i,
+            "x": X[i].tolist(),
+            "y": int(y[i]),
+            "activation": 0.0,
+            "y_hat": 0,
+            "updated": i == 1,
+            "w": [0.5 * i, 0.0],
+            "b": 0.25 * i,
+        }
+        for i in range(4)
+    ]
     given = [dict(s) for s in steps]
     s = Stepper(X, y, history=given, w0=(3.0, 1.0), b0=-1.0, title="a student's run")
     assert given == steps  # nothing passed in is modified
@@ -209,19 +249,22 @@ def test_other_labels_work():
     assert s.state["w"].tolist() == [2.0, 2.0]
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"eta": 0}, "eta must be a positive number"),
-    ({"eta": 1e6}, "eta must lie in"),
-    ({"rule": "perceptron"}, "rule must be one of"),
-    ({"order": "random"}, "order must be one of"),
-    ({"w0": (1.0, 2.0, 3.0)}, "w0 must be 2 finite numbers"),
-    ({"w0": "ab"}, "w0 must be 2 finite numbers"),
-    ({"b0": float("nan")}, "b0 must be a finite number"),
-    ({"b0": True}, "b0 must be a finite number"),
-    ({"max_iter": 0}, "max_iter must be an integer"),
-    ({"random_state": -1}, "random_state must be"),
-    ({"title": 3}, "title must be a string"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"eta": 0}, "eta must be a positive number"),
+        ({"eta": 1e6}, "eta must lie in"),
+        ({"rule": "perceptron"}, "rule must be one of"),
+        ({"order": "random"}, "order must be one of"),
+        ({"w0": (1.0, 2.0, 3.0)}, "w0 must be 2 finite numbers"),
+        ({"w0": "ab"}, "w0 must be 2 finite numbers"),
+        ({"b0": float("nan")}, "b0 must be a finite number"),
+        ({"b0": True}, "b0 must be a finite number"),
+        ({"max_iter": 0}, "max_iter must be an integer"),
+        ({"random_state": -1}, "random_state must be"),
+        ({"title": 3}, "title must be a string"),
+    ],
+)
 def test_bad_parameters(kwargs, message):
     with pytest.raises(ValueError, match=message):
         Stepper(*worked_example(), **kwargs)
@@ -237,25 +280,37 @@ def test_bad_data():
 
 
 def good_step(**changes):
-    step = {"epoch": 1, "index": 0, "x": [1.0, 1.0], "y": 1, "activation": 0.0, "y_hat": 1,
-            "updated": False, "w": [0.0, 0.0], "b": 0.0}
+    step = {
+        "epoch": 1,
+        "index": 0,
+        "x": [1.0, 1.0],
+        "y": 1,
+        "activation": 0.0,
+        "y_hat": 1,
+        "updated": False,
+        "w": [0.0, 0.0],
+        "b": 0.0,
+    }
     step.update(changes)
     return step
 
 
-@pytest.mark.parametrize("history, message", [
-    ([], "history is empty"),
-    ("steps", "history must be a sequence"),
-    ({"epoch": 1}, "history must be a sequence"),
-    (iter([good_step()]), "history must be a sequence"),
-    ([good_step(), 3], r"history\[1\] must be a perclib Step or a dict"),
-    ([{"epoch": 1, "x": [1, 1]}], r"history\[0\] lacks the key\(s\) index, y, activation"),
-    ([good_step(x=[1.0, 2.0, 3.0])], "x and w need 2 entries"),
-    ([good_step(w="ab")], "not a number"),
-    ([good_step(y=0)], "y must be -1 or \\+1"),
-    ([good_step(b=float("inf"))], "NaN or infinity"),
-    ([good_step(x=[float("nan"), 1.0])], "NaN or infinity"),
-])
+@pytest.mark.parametrize(
+    "history, message",
+    [
+        ([], "history is empty"),
+        ("steps", "history must be a sequence"),
+        ({"epoch": 1}, "history must be a sequence"),
+        (iter([good_step()]), "history must be a sequence"),
+        ([good_step(), 3], r"history\[1\] must be a perclib Step or a dict"),
+        ([{"epoch": 1, "x": [1, 1]}], r"history\[0\] lacks the key\(s\) index, y, activation"),
+        ([good_step(x=[1.0, 2.0, 3.0])], "x and w need 2 entries"),
+        ([good_step(w="ab")], "not a number"),
+        ([good_step(y=0)], "y must be -1 or \\+1"),
+        ([good_step(b=float("inf"))], "NaN or infinity"),
+        ([good_step(x=[float("nan"), 1.0])], "NaN or infinity"),
+    ],
+)
 def test_bad_history(history, message):
     with pytest.raises(ValueError, match=message):
         Stepper(*worked_example(), history=history)
@@ -265,12 +320,19 @@ def test_every_cell_of_the_table_matches_the_trace_table(lecture):
     """Notebook 03 says so: each step's row (x, y, activation, prediction, update, w, b) agrees with the
     lecture's table built by ``trace_table`` from an independent fit."""
     from perclib.exercises import trace_table
-    ref = trace_table(Perceptron(rule="prediction", record=True).fit(*worked_example()).history_).rows
+
+    ref = trace_table(
+        Perceptron(rule="prediction", record=True).fit(*worked_example()).history_
+    ).rows
     for k, r in enumerate(ref):
         lecture.slider.value = k
         st = lecture.state
         assert st["epoch"] == r["epoch"] and np.array_equal(st["x"], r["x"]) and st["y"] == r["y"]
-        assert st["activation"] == r["theta_x"] and st["y_hat"] == r["y_hat"] and st["updated"] == r["updated"]
+        assert (
+            st["activation"] == r["theta_x"]
+            and st["y_hat"] == r["y_hat"]
+            and st["updated"] == r["updated"]
+        )
         assert (st["b"], *st["w"]) == tuple(r["theta"])
         row = lecture.table_row()
         assert row[3] == f"{r['theta_x']:g}" and row[5] == ("yes" if r["updated"] else "no")

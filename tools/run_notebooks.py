@@ -5,6 +5,7 @@ Usage: python tools/run_notebooks.py notebooks/01_*.ipynb [...]
 Widget state is stored in the notebook's metadata (so handouts can render the controls), and
 no timing metadata is written, so that a re-run changes only what really changed.
 """
+
 import pathlib
 import sys
 import time
@@ -20,8 +21,14 @@ def run(path):
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
             cell.metadata.pop("execution", None)
-    client = NotebookClient(nb, timeout=900, kernel_name="python3", record_timing=False,
-                            store_widget_state=True, resources={"metadata": {"path": str(path.parent)}})
+    client = NotebookClient(
+        nb,
+        timeout=900,
+        kernel_name="python3",
+        record_timing=False,
+        store_widget_state=True,
+        resources={"metadata": {"path": str(path.parent)}},
+    )
     start = time.perf_counter()
     client.execute()
     nbformat.validate(nb)

@@ -3,6 +3,7 @@
 Same conventions as :mod:`perclib.plotting.core`: every helper takes ``ax=None``, draws on it (or
 on a new axes) and returns the axes; none calls ``plt.show()``. Okabe-Ito colours throughout.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -40,13 +41,39 @@ def plot_novikoff_lemma(trace, lemma=1, ax=None):
     ax = _ax(ax)
     k = trace["k"]
     if lemma == 1:
-        ax.plot(k, trace["alignment"], "o-", color=OKABE_ITO["blue"], ms=3, label="$u\\cdot v_k$ (measured)")
-        ax.plot(k, trace["alignment_bound"], "--", color=OKABE_ITO["black"], label="$k\\,\\eta\\,\\gamma^*$ (lower bound)")
+        ax.plot(
+            k,
+            trace["alignment"],
+            "o-",
+            color=OKABE_ITO["blue"],
+            ms=3,
+            label="$u\\cdot v_k$ (measured)",
+        )
+        ax.plot(
+            k,
+            trace["alignment_bound"],
+            "--",
+            color=OKABE_ITO["black"],
+            label="$k\\,\\eta\\,\\gamma^*$ (lower bound)",
+        )
         ax.set_ylabel("$u\\cdot v_k$")
         ax.set_title("Lemma 1: the alignment grows at least linearly")
     else:
-        ax.plot(k, trace["sq_norm"], "o-", color=OKABE_ITO["vermillion"], ms=3, label="$\\|v_k\\|^2$ (measured)")
-        ax.plot(k, trace["sq_norm_bound"], "--", color=OKABE_ITO["black"], label="$k\\,\\eta^2 R^2$ (upper bound)")
+        ax.plot(
+            k,
+            trace["sq_norm"],
+            "o-",
+            color=OKABE_ITO["vermillion"],
+            ms=3,
+            label="$\\|v_k\\|^2$ (measured)",
+        )
+        ax.plot(
+            k,
+            trace["sq_norm_bound"],
+            "--",
+            color=OKABE_ITO["black"],
+            label="$k\\,\\eta^2 R^2$ (upper bound)",
+        )
         ax.set_ylabel("$\\|v_k\\|^2$")
         ax.set_title("Lemma 2: the squared norm grows at most linearly")
     ax.set_xlabel("update $k$")
@@ -63,7 +90,9 @@ def plot_bound_scatter(updates, bounds, ax=None, *, groups=None, s=12):
     u = _vector(updates, "updates")
     bnd = _vector(bounds, "bounds")
     if u.shape != bnd.shape:
-        raise ValueError(f"updates and bounds must have the same length; got {u.size} and {bnd.size}.")
+        raise ValueError(
+            f"updates and bounds must have the same length; got {u.size} and {bnd.size}."
+        )
     if np.any(u <= 0) or np.any(bnd <= 0):
         raise ValueError("updates and bounds must be positive to be drawn on log axes.")
     ax = _ax(ax)
@@ -76,7 +105,9 @@ def plot_bound_scatter(updates, bounds, ax=None, *, groups=None, s=12):
             raise ValueError("groups must give one label per point.")
         for i, g in enumerate(dict.fromkeys(groups.tolist())):
             keep = groups == g
-            ax.scatter(u[keep], bnd[keep], s=s, color=colors[i % len(colors)], alpha=0.6, label=str(g))
+            ax.scatter(
+                u[keep], bnd[keep], s=s, color=colors[i % len(colors)], alpha=0.6, label=str(g)
+            )
     lo, hi = min(u.min(), bnd.min()) / 1.5, max(u.max(), bnd.max()) * 1.5
     ax.plot([lo, hi], [lo, hi], color=OKABE_ITO["black"], linewidth=1.5, label="$y = x$")
     ax.set_xscale("log")
@@ -90,8 +121,20 @@ def plot_bound_scatter(updates, bounds, ax=None, *, groups=None, s=12):
     return ax
 
 
-def plot_margin_band(w, b, gamma, ax=None, *, X=None, y=None, xlim=None, ylim=None, tol=1e-9,
-                     color=None, label="max-margin separator"):
+def plot_margin_band(
+    w,
+    b,
+    gamma,
+    ax=None,
+    *,
+    X=None,
+    y=None,
+    xlim=None,
+    ylim=None,
+    tol=1e-9,
+    color=None,
+    label="max-margin separator",
+):
     """The max-margin separator w.x + b = 0 with ||(w, b)|| = 1 and its band |w.x + b| <= gamma.
 
     The band's edges are the lines w.x + b = +-gamma (dotted). In the plane, a point at augmented
@@ -110,20 +153,41 @@ def plot_margin_band(w, b, gamma, ax=None, *, X=None, y=None, xlim=None, ylim=No
     xlim, ylim = _limits(ax, xlim, ylim)
     gx, gy = np.meshgrid(np.linspace(*xlim, 300), np.linspace(*ylim, 300))
     a = w[0] * gx + w[1] * gy + b
-    ax.contourf(gx, gy, (np.abs(a) <= gamma).astype(float), levels=[0.5, 1.5], colors=[color], alpha=0.15, zorder=0)
-    for offset, style, lab in ((0.0, "-", label), (gamma, ":", "margin band $w\\cdot x+b=\\pm\\gamma^*$"),
-                               (-gamma, ":", None)):
+    ax.contourf(
+        gx,
+        gy,
+        (np.abs(a) <= gamma).astype(float),
+        levels=[0.5, 1.5],
+        colors=[color],
+        alpha=0.15,
+        zorder=0,
+    )
+    for offset, style, lab in (
+        (0.0, "-", label),
+        (gamma, ":", "margin band $w\\cdot x+b=\\pm\\gamma^*$"),
+        (-gamma, ":", None),
+    ):
         seg = boundary_segment(w, b - offset, xlim, ylim)
         if seg is not None:
-            ax.plot(seg[:, 0], seg[:, 1], color=color, linestyle=style, linewidth=2, label=lab, zorder=2)
+            ax.plot(
+                seg[:, 0], seg[:, 1], color=color, linestyle=style, linewidth=2, label=lab, zorder=2
+            )
     if X is not None and y is not None:
         X = V.check_array(X)
         y = V.check_y(y, X.shape[0])
         classes = np.unique(y)
         ys = np.where(y == classes[-1], 1.0, -1.0)
         support = ys * (X @ w + b) <= gamma + tol
-        ax.scatter(X[support, 0], X[support, 1], s=260, facecolors="none", edgecolors=color, linewidths=1.5,
-                   zorder=4, label="support points")
+        ax.scatter(
+            X[support, 0],
+            X[support, 1],
+            s=260,
+            facecolors="none",
+            edgecolors=color,
+            linewidths=1.5,
+            zorder=4,
+            label="support points",
+        )
     return _data_plane(ax, xlim, ylim)
 
 
@@ -144,13 +208,21 @@ def plot_histogram(values, ax=None, *, bins="auto", label=None, color=None, log=
     ax.hist(v, bins=bins, color=color, edgecolor="white", label=label)
     mean, median = float(np.mean(v)), float(np.median(v))
     ax.axvline(mean, color=OKABE_ITO["vermillion"], linewidth=2, label=f"mean = {mean:.4g}")
-    ax.axvline(median, color=OKABE_ITO["black"], linewidth=2, linestyle="--", label=f"median = {median:.4g}")
+    ax.axvline(
+        median,
+        color=OKABE_ITO["black"],
+        linewidth=2,
+        linestyle="--",
+        label=f"median = {median:.4g}",
+    )
     ax.set_ylabel("count")
     ax.legend()
     return ax
 
 
-def plot_losses(ax=None, *, losses=("zero_one", "perceptron", "hinge", "logistic"), margin_range=(-3.0, 3.0)):
+def plot_losses(
+    ax=None, *, losses=("zero_one", "perceptron", "hinge", "logistic"), margin_range=(-3.0, 3.0)
+):
     """The losses as functions of the signed activation m = y (w.x + b). Returns the axes.
 
     The logistic loss is in nats, as :func:`perclib.theory.logistic_loss`; divided by log 2 (bits)
@@ -167,11 +239,25 @@ def plot_losses(ax=None, *, losses=("zero_one", "perceptron", "hinge", "logistic
     for name in losses:
         color, style, lab = _LOSS_STYLE[name]
         if name == "zero_one":  # draw the jump as a jump
-            ax.plot(m[m <= 0], loss_value(name, ones[m <= 0], m[m <= 0]), color=color, linestyle=style,
-                    linewidth=2, label=lab)
-            ax.plot(m[m > 0], loss_value(name, ones[m > 0], m[m > 0]), color=color, linestyle=style, linewidth=2)
+            ax.plot(
+                m[m <= 0],
+                loss_value(name, ones[m <= 0], m[m <= 0]),
+                color=color,
+                linestyle=style,
+                linewidth=2,
+                label=lab,
+            )
+            ax.plot(
+                m[m > 0],
+                loss_value(name, ones[m > 0], m[m > 0]),
+                color=color,
+                linestyle=style,
+                linewidth=2,
+            )
         else:
-            ax.plot(m, loss_value(name, ones, m), color=color, linestyle=style, linewidth=2, label=lab)
+            ax.plot(
+                m, loss_value(name, ones, m), color=color, linestyle=style, linewidth=2, label=lab
+            )
     ax.axvline(0, color="0.6", linewidth=0.8)
     ax.set_xlabel("signed activation $m = y\\,(w\\cdot x + b)$")
     ax.set_ylabel("loss")
@@ -189,14 +275,25 @@ def plot_train_test_error(max_iter, train_error, test_error, ax=None):
     """
     k = _vector(max_iter, "max_iter")
     ax = _ax(ax)
-    for errs, name, color in ((train_error, "train", OKABE_ITO["blue"]), (test_error, "test", OKABE_ITO["vermillion"])):
+    for errs, name, color in (
+        (train_error, "train", OKABE_ITO["blue"]),
+        (test_error, "test", OKABE_ITO["vermillion"]),
+    ):
         E = np.atleast_2d(np.asarray(errs, dtype=np.float64))
         if E.shape[1] != k.size:
-            raise ValueError(f"{name}_error must have {k.size} columns, one per max_iter; got shape {E.shape}.")
+            raise ValueError(
+                f"{name}_error must have {k.size} columns, one per max_iter; got shape {E.shape}."
+            )
         ax.plot(k, E.mean(axis=0), "o-", color=color, ms=3, label=f"{name} error (mean)")
         if E.shape[0] > 1:
-            ax.fill_between(k, np.quantile(E, 0.1, axis=0), np.quantile(E, 0.9, axis=0), color=color, alpha=0.15,
-                            label=f"{name}: 10–90 % of data sets")
+            ax.fill_between(
+                k,
+                np.quantile(E, 0.1, axis=0),
+                np.quantile(E, 0.9, axis=0),
+                color=color,
+                alpha=0.15,
+                label=f"{name}: 10–90 % of data sets",
+            )
     ax.set_xlabel("max_iter (epochs)")
     ax.set_ylabel("0-1 error")
     ax.set_ylim(bottom=0)
@@ -213,9 +310,21 @@ def plot_paired(first, second, ax=None, *, labels=("pocket", "last iterate"), yl
     ax = _ax(ax)
     for ai, ci in zip(a, c):
         ax.plot([0, 1], [ai, ci], color="0.7", linewidth=1, zorder=1)
-    ax.scatter(np.zeros_like(a), a, color=OKABE_ITO["blue"], zorder=2, label=f"{labels[0]} (mean {a.mean():.3f})")
-    ax.scatter(np.ones_like(c), c, color=OKABE_ITO["vermillion"], marker="x", zorder=2,
-               label=f"{labels[1]} (mean {c.mean():.3f})")
+    ax.scatter(
+        np.zeros_like(a),
+        a,
+        color=OKABE_ITO["blue"],
+        zorder=2,
+        label=f"{labels[0]} (mean {a.mean():.3f})",
+    )
+    ax.scatter(
+        np.ones_like(c),
+        c,
+        color=OKABE_ITO["vermillion"],
+        marker="x",
+        zorder=2,
+        label=f"{labels[1]} (mean {c.mean():.3f})",
+    )
     ax.set_xticks([0, 1], labels)
     ax.set_xlim(-0.5, 1.5)
     ax.set_ylabel(ylabel)
@@ -234,7 +343,9 @@ def plot_updates_vs(values, updates, bound, ax=None, *, xlabel="n", series=None,
     if U.ndim == 2:
         U = U[:, None, :]
     if U.ndim != 3 or U.shape[0] != x.size:
-        raise ValueError(f"updates must have shape ({x.size}, n_repeats) or ({x.size}, n_series, n_repeats).")
+        raise ValueError(
+            f"updates must have shape ({x.size}, n_repeats) or ({x.size}, n_series, n_repeats)."
+        )
     series = [None] * U.shape[1] if series is None else list(series)
     if len(series) != U.shape[1]:
         raise ValueError(f"series must name the {U.shape[1]} series.")
@@ -243,9 +354,21 @@ def plot_updates_vs(values, updates, bound, ax=None, *, xlabel="n", series=None,
     for j, name in enumerate(series):
         mean = U[:, j].mean(axis=1)
         err = np.vstack([mean - U[:, j].min(axis=1), U[:, j].max(axis=1) - mean])
-        ax.errorbar(x, mean, yerr=err, marker="o", capsize=3, color=colors[j % len(colors)],
-                    label="mean updates" if name is None else str(name))
-    ax.axhline(float(bound), color=OKABE_ITO["black"], linestyle="--", label=f"bound $(R/\\gamma^*)^2$ = {float(bound):g}")
+        ax.errorbar(
+            x,
+            mean,
+            yerr=err,
+            marker="o",
+            capsize=3,
+            color=colors[j % len(colors)],
+            label="mean updates" if name is None else str(name),
+        )
+    ax.axhline(
+        float(bound),
+        color=OKABE_ITO["black"],
+        linestyle="--",
+        label=f"bound $(R/\\gamma^*)^2$ = {float(bound):g}",
+    )
     if log_x:
         ax.set_xscale("log")
     ax.set_xlabel(xlabel)
@@ -262,7 +385,12 @@ def plot_criterion_slice(X, y, start, end, ax=None, *, n_points=201):
     (w0, b0), (w1, b1) = start, end
     w0, w1 = np.asarray(w0, dtype=np.float64), np.asarray(w1, dtype=np.float64)
     s = np.linspace(0.0, 1.0, _check_points(n_points))
-    L = np.array([perceptron_criterion(X, y, (1 - t) * w0 + t * w1, (1 - t) * float(b0) + t * float(b1)) for t in s])
+    L = np.array(
+        [
+            perceptron_criterion(X, y, (1 - t) * w0 + t * w1, (1 - t) * float(b0) + t * float(b1))
+            for t in s
+        ]
+    )
     ax = _ax(ax)
     ax.plot(s, L, color=OKABE_ITO["blue"], linewidth=2, label="$L((1-s)\\,v_0 + s\\,v_1)$")
     ax.plot([0, 1], [L[0], L[-1]], color=OKABE_ITO["vermillion"], linestyle="--", label="chord")
@@ -285,7 +413,14 @@ def plot_objective(values, ax=None, *, current=None, label="mean training loss",
     steps = np.arange(v.size)
     ax.plot(steps, v, color=OKABE_ITO["blue"], linewidth=2, label=label)
     if current is not None:
-        ax.plot([current], [v[current]], "o", color=OKABE_ITO["vermillion"], ms=8, label=f"step {current}")
+        ax.plot(
+            [current],
+            [v[current]],
+            "o",
+            color=OKABE_ITO["vermillion"],
+            ms=8,
+            label=f"step {current}",
+        )
     ax.set_xlabel(xlabel)
     ax.set_ylabel("loss")
     ax.set_ylim(bottom=0)
@@ -293,5 +428,15 @@ def plot_objective(values, ax=None, *, current=None, label="mean training loss",
     return ax
 
 
-__all__ = ["plot_novikoff_lemma", "plot_bound_scatter", "plot_margin_band", "plot_histogram", "plot_losses",
-           "plot_train_test_error", "plot_paired", "plot_updates_vs", "plot_criterion_slice", "plot_objective"]
+__all__ = [
+    "plot_novikoff_lemma",
+    "plot_bound_scatter",
+    "plot_margin_band",
+    "plot_histogram",
+    "plot_losses",
+    "plot_train_test_error",
+    "plot_paired",
+    "plot_updates_vs",
+    "plot_criterion_slice",
+    "plot_objective",
+]

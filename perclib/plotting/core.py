@@ -10,6 +10,7 @@ Conventions, the same in every figure:
 Every helper takes ``ax=None``, draws on it (or on a new axes), and returns the axes. None of them
 calls ``plt.show()``.
 """
+
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
@@ -20,13 +21,22 @@ from .. import _validation as V
 
 #: Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour-vision deficiency.
 OKABE_ITO = {
-    "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73", "yellow": "#F0E442",
-    "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#CC79A7", "black": "#000000",
+    "orange": "#E69F00",
+    "sky": "#56B4E9",
+    "green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "purple": "#CC79A7",
+    "black": "#000000",
 }
 POSITIVE = {"marker": "o", "color": OKABE_ITO["blue"], "label": "+1"}
 NEGATIVE = {"marker": "x", "color": OKABE_ITO["vermillion"], "label": "−1"}
 #: Colours for classes 0, 1, 2, ... of a multi-class figure, with their markers.
-CLASS_COLORS = [OKABE_ITO[k] for k in ("blue", "vermillion", "green", "orange", "purple", "sky", "yellow", "black")]
+CLASS_COLORS = [
+    OKABE_ITO[k]
+    for k in ("blue", "vermillion", "green", "orange", "purple", "sky", "yellow", "black")
+]
 CLASS_MARKERS = ["o", "x", "s", "^", "D", "v", "P", "*"]
 
 
@@ -54,7 +64,9 @@ def _signs(y):
     y = np.asarray(y)
     classes = np.unique(y)
     if classes.shape[0] > 2:
-        raise ValueError(f"plot_data draws two classes; got {classes.shape[0]}. Use plot_classes for more.")
+        raise ValueError(
+            f"plot_data draws two classes; got {classes.shape[0]}. Use plot_classes for more."
+        )
     if classes.shape[0] == 2:
         return np.where(y == classes[1], 1, -1)
     if classes[0] in (1, -1):
@@ -78,16 +90,30 @@ def plot_data(X, y, ax=None, *, s=60, labels=None):
         pts = X[ys == sign]
         if len(pts):
             label = style["label"] if labels is None else labels[(sign + 1) // 2]
-            kw = {"facecolors": "none", "edgecolors": style["color"]} if style["marker"] == "o" else {"c": style["color"]}
-            ax.scatter(pts[:, 0], pts[:, 1], marker=style["marker"], s=s, linewidths=1.8, label=label,
-                       zorder=3, **kw)
+            kw = (
+                {"facecolors": "none", "edgecolors": style["color"]}
+                if style["marker"] == "o"
+                else {"c": style["color"]}
+            )
+            ax.scatter(
+                pts[:, 0],
+                pts[:, 1],
+                marker=style["marker"],
+                s=s,
+                linewidths=1.8,
+                label=label,
+                zorder=3,
+                **kw,
+            )
     return _data_plane(ax)
 
 
 def _limits(ax, xlim, ylim):
     if xlim is None or ylim is None:
         ax.autoscale_view()
-    return (ax.get_xlim() if xlim is None else tuple(xlim)), (ax.get_ylim() if ylim is None else tuple(ylim))
+    return (ax.get_xlim() if xlim is None else tuple(xlim)), (
+        ax.get_ylim() if ylim is None else tuple(ylim)
+    )
 
 
 def boundary_segment(w, b, xlim, ylim):
@@ -136,6 +162,7 @@ def _clip(poly, w, b, side):
 
     def f(p):
         return side * (w[0] * p[0] + w[1] * p[1] + b)
+
     out = []
     for k, p in enumerate(poly):
         q = poly[(k + 1) % len(poly)]
@@ -147,14 +174,22 @@ def _clip(poly, w, b, side):
             out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
     cleaned = []
     for p in out:
-        if not cleaned or (abs(p[0] - cleaned[-1][0]) > 1e-12 or abs(p[1] - cleaned[-1][1]) > 1e-12):
+        if not cleaned or (
+            abs(p[0] - cleaned[-1][0]) > 1e-12 or abs(p[1] - cleaned[-1][1]) > 1e-12
+        ):
             cleaned.append((float(p[0]), float(p[1])))
-    if len(cleaned) > 1 and abs(cleaned[0][0] - cleaned[-1][0]) <= 1e-12 and abs(cleaned[0][1] - cleaned[-1][1]) <= 1e-12:
+    if (
+        len(cleaned) > 1
+        and abs(cleaned[0][0] - cleaned[-1][0]) <= 1e-12
+        and abs(cleaned[0][1] - cleaned[-1][1]) <= 1e-12
+    ):
         cleaned.pop()
     if len(cleaned) < 3:
         return None
     pts = np.array(cleaned)
-    area = 0.5 * abs(np.dot(pts[:, 0], np.roll(pts[:, 1], -1)) - np.dot(pts[:, 1], np.roll(pts[:, 0], -1)))
+    area = 0.5 * abs(
+        np.dot(pts[:, 0], np.roll(pts[:, 1], -1)) - np.dot(pts[:, 1], np.roll(pts[:, 0], -1))
+    )
     return pts if area > 0 else None
 
 
@@ -167,8 +202,20 @@ def _check_w(w):
     return w
 
 
-def plot_decision_boundary(w, b, ax=None, *, xlim=None, ylim=None, shade=True, arrow=True,
-                           color="black", linestyle="-", label="$w\\cdot x+b=0$", alpha=0.12):
+def plot_decision_boundary(
+    w,
+    b,
+    ax=None,
+    *,
+    xlim=None,
+    ylim=None,
+    shade=True,
+    arrow=True,
+    color="black",
+    linestyle="-",
+    label="$w\\cdot x+b=0$",
+    alpha=0.12,
+):
     """Draw the boundary w.x + b = 0, shade the +1 half-plane (blue) and the -1 half-plane
     (vermillion), and draw w as an arrow normal to the boundary. Returns the axes.
 
@@ -181,21 +228,38 @@ def plot_decision_boundary(w, b, ax=None, *, xlim=None, ylim=None, shade=True, a
     if shade:
         for poly, style in zip(halfplanes(w, b, xlim, ylim), (POSITIVE, NEGATIVE)):
             if poly is not None:
-                ax.fill(poly[:, 0], poly[:, 1], color=style["color"], alpha=alpha, zorder=0, linewidth=0)
+                ax.fill(
+                    poly[:, 0], poly[:, 1], color=style["color"], alpha=alpha, zorder=0, linewidth=0
+                )
     seg = boundary_segment(w, b, xlim, ylim) if np.any(w != 0) else None
     if seg is not None:
-        ax.plot(seg[:, 0], seg[:, 1], color=color, linestyle=linestyle, linewidth=2, label=label, zorder=2)
+        ax.plot(
+            seg[:, 0],
+            seg[:, 1],
+            color=color,
+            linestyle=linestyle,
+            linewidth=2,
+            label=label,
+            zorder=2,
+        )
         if arrow:
             mid = seg.mean(axis=0)
             span = min(xlim[1] - xlim[0], ylim[1] - ylim[0])
             d = w / np.linalg.norm(w) * 0.2 * span
-            ax.annotate("", xy=mid + d, xytext=mid, zorder=4,
-                        arrowprops={"arrowstyle": "-|>", "color": color, "linewidth": 2})
+            ax.annotate(
+                "",
+                xy=mid + d,
+                xytext=mid,
+                zorder=4,
+                arrowprops={"arrowstyle": "-|>", "color": color, "linewidth": 2},
+            )
             ax.text(*(mid + 1.12 * d), "$w$", color=color, ha="center", va="center", zorder=4)
     return _data_plane(ax, xlim, ylim)
 
 
-def plot_update(x, y, w_before, b_before, w_after, b_after, ax=None, *, eta=1.0, xlim=None, ylim=None):
+def plot_update(
+    x, y, w_before, b_before, w_after, b_after, ax=None, *, eta=1.0, xlim=None, ylim=None
+):
     """One update step: the boundary before (dashed) and after (solid, its half-planes shaded), the
     point x, and the vectors: w before (dashed black), w after (green), and the step added to w
     (purple, from the tip of the old w to the tip of the new one). Returns the axes.
@@ -211,14 +275,45 @@ def plot_update(x, y, w_before, b_before, w_after, b_after, ax=None, *, eta=1.0,
     w0, w1 = _check_w(w_before), _check_w(w_after)
     ax = _ax(ax)
     style = POSITIVE if y > 0 else NEGATIVE
-    kw = {"facecolors": "none", "edgecolors": style["color"]} if style["marker"] == "o" else {"c": style["color"]}
-    ax.scatter([x[0]], [x[1]], marker=style["marker"], s=160, linewidths=2.5, zorder=5,
-               label=f"the point x (y = {'+1' if y > 0 else '−1'})", **kw)
+    kw = (
+        {"facecolors": "none", "edgecolors": style["color"]}
+        if style["marker"] == "o"
+        else {"c": style["color"]}
+    )
+    ax.scatter(
+        [x[0]],
+        [x[1]],
+        marker=style["marker"],
+        s=160,
+        linewidths=2.5,
+        zorder=5,
+        label=f"the point x (y = {'+1' if y > 0 else '−1'})",
+        **kw,
+    )
     xlim, ylim = _limits(ax, xlim, ylim)
-    plot_decision_boundary(w0, b_before, ax, xlim=xlim, ylim=ylim, shade=False, arrow=False,
-                           color=OKABE_ITO["black"], linestyle="--", label="boundary before")
-    plot_decision_boundary(w1, b_after, ax, xlim=xlim, ylim=ylim, shade=True, arrow=False,
-                           color=OKABE_ITO["green"], label="boundary after")
+    plot_decision_boundary(
+        w0,
+        b_before,
+        ax,
+        xlim=xlim,
+        ylim=ylim,
+        shade=False,
+        arrow=False,
+        color=OKABE_ITO["black"],
+        linestyle="--",
+        label="boundary before",
+    )
+    plot_decision_boundary(
+        w1,
+        b_after,
+        ax,
+        xlim=xlim,
+        ylim=ylim,
+        shade=True,
+        arrow=False,
+        color=OKABE_ITO["green"],
+        label="boundary after",
+    )
     step = w1 - w0
     sign = "+1" if y > 0 else "−1"
     if np.allclose(step, eta * y * x):
@@ -227,12 +322,20 @@ def plot_update(x, y, w_before, b_before, w_after, b_after, ax=None, *, eta=1.0,
         step_label = f"added to w: {(step @ x) / (x @ x):g}·x"
     else:
         step_label = f"added to w: ({step[0]:.3g}, {step[1]:.3g})"
-    arrows = ((w0, (0.0, 0.0), OKABE_ITO["black"], "--", "w before"), (w1, (0.0, 0.0), OKABE_ITO["green"], "-", "w after"),
-              (w1, w0, OKABE_ITO["purple"], "-", step_label))
+    arrows = (
+        (w0, (0.0, 0.0), OKABE_ITO["black"], "--", "w before"),
+        (w1, (0.0, 0.0), OKABE_ITO["green"], "-", "w after"),
+        (w1, w0, OKABE_ITO["purple"], "-", step_label),
+    )
     for tip, tail, color, ls, label in arrows:
         if np.any(np.asarray(tip) != np.asarray(tail)):
-            ax.annotate("", xy=tuple(tip), xytext=tuple(tail), zorder=4,
-                        arrowprops={"arrowstyle": "-|>", "color": color, "linestyle": ls, "linewidth": 2})
+            ax.annotate(
+                "",
+                xy=tuple(tip),
+                xytext=tuple(tail),
+                zorder=4,
+                arrowprops={"arrowstyle": "-|>", "color": color, "linestyle": ls, "linewidth": 2},
+            )
             ax.plot([], [], color=color, linestyle=ls, linewidth=2, label=label)
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
@@ -270,7 +373,9 @@ def plot_classes(X, y, ax=None, *, s=50):
         marker = CLASS_MARKERS[k % len(CLASS_MARKERS)]
         color = CLASS_COLORS[k % len(CLASS_COLORS)]
         kw = {"facecolors": "none", "edgecolors": color} if marker in "osD^v" else {"c": color}
-        ax.scatter(pts[:, 0], pts[:, 1], marker=marker, s=s, linewidths=1.5, label=str(c), zorder=3, **kw)
+        ax.scatter(
+            pts[:, 0], pts[:, 1], marker=marker, s=s, linewidths=1.5, label=str(c), zorder=3, **kw
+        )
     return _data_plane(ax)
 
 
@@ -290,14 +395,22 @@ def plot_decision_regions(X, y, clf, ax=None, *, resolution=300, alpha=0.15, s=5
     grid = np.c_[gx.ravel(), gy.ravel()]
     if hasattr(clf, "feature_names_in_"):  # fitted on a DataFrame: predict on the same columns
         import pandas as pd
+
         grid = pd.DataFrame(grid, columns=clf.feature_names_in_)
     pred = np.asarray(clf.predict(grid))
     classes = np.unique(np.asarray(y))  # the colours of plot_classes: class k gets CLASS_COLORS[k]
     idx = np.clip(np.searchsorted(classes, pred), 0, classes.shape[0] - 1)
     if not np.array_equal(classes[idx], pred):
-        raise ValueError(f"clf predicts labels {V._show(np.setdiff1d(pred, classes))} that are not in y.")
+        raise ValueError(
+            f"clf predicts labels {V._show(np.setdiff1d(pred, classes))} that are not in y."
+        )
     colors = [CLASS_COLORS[k % len(CLASS_COLORS)] for k in range(classes.shape[0])]
-    style = {"levels": np.arange(classes.shape[0] + 1) - 0.5, "colors": colors, "alpha": alpha, "zorder": 0}
+    style = {
+        "levels": np.arange(classes.shape[0] + 1) - 0.5,
+        "colors": colors,
+        "alpha": alpha,
+        "zorder": 0,
+    }
     ax.contourf(gx, gy, idx.reshape(gx.shape), **{**style, **kwargs})
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)

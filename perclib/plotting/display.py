@@ -14,6 +14,7 @@ fallback. The figure is then closed, so the inline backend does not draw it a se
 >>> print(shown)
 [Figure: An empty square plot.]
 """
+
 from __future__ import annotations
 
 import base64
@@ -33,8 +34,9 @@ def reset_style():
     """Forget the user's matplotlib settings (matplotlibrc, style sheets): back to matplotlib's own
     defaults, with white figures. The notebooks call it once in their set-up cell."""
     matplotlib.rcdefaults()
-    matplotlib.rcParams.update({"figure.facecolor": "white", "axes.facecolor": "white",
-                                "savefig.facecolor": "white"})
+    matplotlib.rcParams.update(
+        {"figure.facecolor": "white", "axes.facecolor": "white", "savefig.facecolor": "white"}
+    )
 
 
 class FigureWithAlt:
@@ -51,8 +53,10 @@ class FigureWithAlt:
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         data = base64.b64encode(self.png).decode("ascii")
-        tag = (f'<img src="data:image/png;base64,{data}" alt="{html.escape(self.alt, quote=True)}" '
-               f'style="max-width:100%;height:auto"/>')
+        tag = (
+            f'<img src="data:image/png;base64,{data}" alt="{html.escape(self.alt, quote=True)}" '
+            f'style="max-width:100%;height:auto"/>'
+        )
         return {"text/html": tag, "image/png": data, "text/plain": str(self)}
 
 
@@ -68,10 +72,19 @@ def figure_with_alt(fig, alt):
     if not hasattr(fig, "savefig"):
         raise ValueError(f"fig must be a matplotlib Figure; got {type(fig).__name__}.")
     if not isinstance(alt, str) or len(alt.split()) < 3:
-        raise ValueError("alt must be a sentence that says what the figure shows (at least three words).")
+        raise ValueError(
+            "alt must be a sentence that says what the figure shows (at least three words)."
+        )
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI, facecolor="white", bbox_inches="tight", pad_inches=0.1,
-                metadata={"Software": None})  # tight: legends and labels outside the axes are kept
+    fig.savefig(
+        buf,
+        format="png",
+        dpi=DPI,
+        facecolor="white",
+        bbox_inches="tight",
+        pad_inches=0.1,
+        metadata={"Software": None},
+    )  # tight: legends and labels outside the axes are kept
     plt.close(fig)
     return FigureWithAlt(buf.getvalue(), " ".join(alt.split()))
 

@@ -9,6 +9,7 @@
 Every helper takes ``ax=None`` (``axes=None`` for a grid), draws on it or on a new one, and returns
 it; none calls ``plt.show()``. The conventions of :mod:`perclib.plotting.core` hold.
 """
+
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
@@ -50,8 +51,10 @@ def plot_error_curves(curves, ax=None, *, methods=None, band=True, ylabel="test 
     """
     errors = getattr(curves, "errors", curves)
     if not isinstance(errors, dict) or not errors:
-        raise ValueError("curves must be an ErrorCurves (from perclib.evaluation.error_curves) or a non-empty "
-                         "dict of arrays of shape (n_seeds, n_epochs).")
+        raise ValueError(
+            "curves must be an ErrorCurves (from perclib.evaluation.error_curves) or a non-empty "
+            "dict of arrays of shape (n_seeds, n_epochs)."
+        )
     methods = list(errors) if methods is None else list(methods)
     unknown = [m for m in methods if m not in errors]
     if unknown:
@@ -64,10 +67,20 @@ def plot_error_curves(curves, ax=None, *, methods=None, band=True, ylabel="test 
         epochs = np.arange(1, e.shape[1] + 1)
         mean, std = e.mean(axis=0), e.std(axis=0)
         style = _style(m, k)
-        ax.plot(epochs, mean, color=style["color"], linestyle=style["linestyle"], linewidth=2,
-                label=style["label"], marker="o", markersize=3)
+        ax.plot(
+            epochs,
+            mean,
+            color=style["color"],
+            linestyle=style["linestyle"],
+            linewidth=2,
+            label=style["label"],
+            marker="o",
+            markersize=3,
+        )
         if band:
-            ax.fill_between(epochs, mean - std, mean + std, color=style["color"], alpha=0.15, linewidth=0)
+            ax.fill_between(
+                epochs, mean - std, mean + std, color=style["color"], alpha=0.15, linewidth=0
+            )
     ax.set_xlabel("epoch")
     ax.set_ylabel(ylabel)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -79,7 +92,10 @@ def plot_error_curves(curves, ax=None, *, methods=None, band=True, ylabel="test 
 def _limits_of(X, pad=0.1):
     lo, hi = X.min(axis=0), X.max(axis=0)
     span = np.maximum(hi - lo, 1e-9)
-    return (lo[0] - pad * span[0], hi[0] + pad * span[0]), (lo[1] - pad * span[1], hi[1] + pad * span[1])
+    return (lo[0] - pad * span[0], hi[0] + pad * span[0]), (
+        lo[1] - pad * span[1],
+        hi[1] + pad * span[1],
+    )
 
 
 def plot_boundaries(models, X, y, ax=None, *, xlim=None, ylim=None, resolution=300):
@@ -113,20 +129,45 @@ def plot_boundaries(models, X, y, ax=None, *, xlim=None, ylim=None, resolution=3
         style = _style(name, k)
         coef = model.__dict__.get("coef_")
         if coef is not None and np.ndim(coef) == 1:
-            seg = boundary_segment(coef, model.intercept_, xlim, ylim) if np.any(coef != 0) else None
+            seg = (
+                boundary_segment(coef, model.intercept_, xlim, ylim) if np.any(coef != 0) else None
+            )
             xs, ys = (seg[:, 0], seg[:, 1]) if seg is not None else ([], [])
-            ax.plot(xs, ys, color=style["color"], linestyle=style["linestyle"], linewidth=2.2,
-                    label=style["label"], zorder=2)
+            ax.plot(
+                xs,
+                ys,
+                color=style["color"],
+                linestyle=style["linestyle"],
+                linewidth=2.2,
+                label=style["label"],
+                zorder=2,
+            )
         else:
             # in chunks: a voted perceptron holds one vector per update, and a grid times all of them at
             # once would need a large temporary array
-            pred = np.concatenate([model.predict(grid[i:i + 1024]) for i in range(0, len(grid), 1024)])
+            pred = np.concatenate(
+                [model.predict(grid[i : i + 1024]) for i in range(0, len(grid), 1024)]
+            )
             positive = (pred == model.classes_[1]).reshape(gx.shape).astype(float)
             if 0 < positive.sum() < positive.size:
-                ax.contour(gx, gy, positive, levels=[0.5], colors=[style["color"]],
-                           linestyles=[style["linestyle"]], linewidths=2.2, zorder=2)
-            ax.plot([], [], color=style["color"], linestyle=style["linestyle"], linewidth=2.2,
-                    label=style["label"])
+                ax.contour(
+                    gx,
+                    gy,
+                    positive,
+                    levels=[0.5],
+                    colors=[style["color"]],
+                    linestyles=[style["linestyle"]],
+                    linewidths=2.2,
+                    zorder=2,
+                )
+            ax.plot(
+                [],
+                [],
+                color=style["color"],
+                linestyle=style["linestyle"],
+                linewidth=2.2,
+                label=style["label"],
+            )
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     ax.set_aspect("equal", adjustable="box")
@@ -139,8 +180,10 @@ def _weights_2d(W, shape):
     if W.ndim == 1:
         W = W[None, :]
     if W.ndim != 2 or W.shape[1] != shape[0] * shape[1]:
-        raise ValueError(f"each weight vector must have {shape[0]}x{shape[1]} = {shape[0] * shape[1]} entries; "
-                         f"got an array of shape {np.shape(W)}.")
+        raise ValueError(
+            f"each weight vector must have {shape[0]}x{shape[1]} = {shape[0] * shape[1]} entries; "
+            f"got an array of shape {np.shape(W)}."
+        )
     if not np.all(np.isfinite(W)):
         raise ValueError("the weights contain NaN or infinity.")
     return W
@@ -154,7 +197,9 @@ def plot_weight_image(w, ax=None, *, shape=(8, 8), title=None, vmax=None, cmap="
     """
     w = _weights_2d(w, shape)
     if w.shape[0] != 1:
-        raise ValueError(f"plot_weight_image draws one vector; got {w.shape[0]}. Use plot_weight_images.")
+        raise ValueError(
+            f"plot_weight_image draws one vector; got {w.shape[0]}. Use plot_weight_images."
+        )
     ax = _ax(ax)
     vmax = float(np.max(np.abs(w))) if vmax is None else float(vmax)
     vmax = vmax if vmax > 0 else 1.0
@@ -216,8 +261,15 @@ def plot_confusion_matrix(C, ax=None, *, labels=None, normalize=False, cmap="Blu
     for i in range(M.shape[0]):
         for j in range(M.shape[1]):
             text = f"{M[i, j]:.2f}" if normalize else f"{int(C[i, j])}"
-            ax.text(j, i, text, ha="center", va="center", fontsize=8,
-                    color="white" if M[i, j] > high else "black")
+            ax.text(
+                j,
+                i,
+                text,
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if M[i, j] > high else "black",
+            )
     ax.set_xticks(range(len(labels)), [str(v) for v in labels])
     ax.set_yticks(range(len(labels)), [str(v) for v in labels])
     ax.set_xlabel("predicted class")

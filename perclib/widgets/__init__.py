@@ -4,9 +4,10 @@ Widgets depend on plotting and algorithms, never the other way round. Each widge
 in plain methods (``update``, ``state``) so that tests can drive it headlessly: set a control's
 value, then check the state and the figure's data.
 """
-from .stepper import Stepper
+
 from .boundary import BoundaryExplorer
-from .ensemble import EnsembleExplorer
 from .convergence import MarginExplorer
+from .ensemble import EnsembleExplorer
 from .losses import SGDExplorer
 from .multiclass import MulticlassStepper
+from .stepper import Stepper

@@ -1,4 +1,5 @@
 """Pieces every widget uses: a square view around the data, the status line, the figure's image."""
+
 import html
 
 import ipywidgets as W
@@ -25,7 +26,11 @@ def square_view(ax, points, *, scale, min_half=0.0, pad=0.3):
 
 def status_html(message):
     """The widget's status line: the message in vermillion, or nothing."""
-    return f"<span style='color:{OKABE_ITO['vermillion']}'>{html.escape(message)}</span>" if message else ""
+    return (
+        f"<span style='color:{OKABE_ITO['vermillion']}'>{html.escape(message)}</span>"
+        if message
+        else ""
+    )
 
 
 class _Figure(W.Image):

@@ -16,6 +16,7 @@ adds 0 to the loss. So a loss of 0 does not always mean no mistakes (try w = 0, 
     >>> ex.state["misclassified"], ex.state["loss"]
     ([2], 0.5)
 """
+
 from __future__ import annotations
 
 import numbers
@@ -82,15 +83,26 @@ class BoundaryExplorer:
         wmax = max(3.0, float(np.ceil(max(abs(w1), abs(w2)))))
         radius = float(np.max(np.linalg.norm(self.X, axis=1)))
         bmax = max(3.0, float(np.ceil(wmax * radius)), float(np.ceil(abs(b))))
-        common = {"continuous_update": True, "readout_format": ".2f", "layout": W.Layout(width="330px")}
-        self.w1 = W.FloatSlider(value=w1, min=-wmax, max=wmax, step=0.05, description="w₁", **common)
-        self.w2 = W.FloatSlider(value=w2, min=-wmax, max=wmax, step=0.05, description="w₂", **common)
+        common = {
+            "continuous_update": True,
+            "readout_format": ".2f",
+            "layout": W.Layout(width="330px"),
+        }
+        self.w1 = W.FloatSlider(
+            value=w1, min=-wmax, max=wmax, step=0.05, description="w₁", **common
+        )
+        self.w2 = W.FloatSlider(
+            value=w2, min=-wmax, max=wmax, step=0.05, description="w₂", **common
+        )
         self.b = W.FloatSlider(value=b, min=-bmax, max=bmax, step=0.05, description="b", **common)
         self.info = W.HTML()
-        self.image = figure_image((
-            "The data, o for +1 and x for -1, the line w.x + b = 0 with w as an arrow normal to "
-            "it, the half-planes shaded, and a ring around each misclassified point; counts "
-            "below."))
+        self.image = figure_image(
+
+                "The data, o for +1 and x for -1, the line w.x + b = 0 with w as an arrow normal to "
+                "it, the half-planes shaded, and a ring around each misclassified point; counts "
+                "below."
+
+        )
         self.box = W.VBox([W.HBox([W.VBox([self.w1, self.w2, self.b]), self.info]), self.image])
         self.box.add_class("perclib-boundary")
 
@@ -102,19 +114,50 @@ class BoundaryExplorer:
         plot_data(self.X, y, ax)
         self.xlim, self.ylim = square_view(ax, self.X, scale=1.25, min_half=0.5)
         points = list(ax.collections)
-        self.pos_patch = ax.fill([0, 0, 0], [0, 0, 0], color=OKABE_ITO["blue"], alpha=0.12, linewidth=0, zorder=0)[0]
-        self.neg_patch = ax.fill([0, 0, 0], [0, 0, 0], color=OKABE_ITO["vermillion"], alpha=0.12, linewidth=0,
-                                 zorder=0)[0]
-        self.line, = ax.plot([], [], color=OKABE_ITO["black"], linewidth=2.2, zorder=2, label="$w\\cdot x+b=0$")
-        self.rings, = ax.plot([], [], linestyle="none", marker="o", markersize=20, markerfacecolor="none",
-                              markeredgecolor=OKABE_ITO["orange"], markeredgewidth=2.2, zorder=4,
-                              label="misclassified")
-        self.w_arrow = ax.annotate("", xy=(0, 0), xytext=(0, 0), zorder=5,
-                                   arrowprops={"arrowstyle": "-|>", "color": OKABE_ITO["black"], "linewidth": 2})
-        self.w_label = ax.text(0, 0, "w", ha="center", va="center", zorder=5, fontstyle="italic", fontsize=12)
+        self.pos_patch = ax.fill(
+            [0, 0, 0], [0, 0, 0], color=OKABE_ITO["blue"], alpha=0.12, linewidth=0, zorder=0
+        )[0]
+        self.neg_patch = ax.fill(
+            [0, 0, 0], [0, 0, 0], color=OKABE_ITO["vermillion"], alpha=0.12, linewidth=0, zorder=0
+        )[0]
+        (self.line,) = ax.plot(
+            [], [], color=OKABE_ITO["black"], linewidth=2.2, zorder=2, label="$w\\cdot x+b=0$"
+        )
+        (self.rings,) = ax.plot(
+            [],
+            [],
+            linestyle="none",
+            marker="o",
+            markersize=20,
+            markerfacecolor="none",
+            markeredgecolor=OKABE_ITO["orange"],
+            markeredgewidth=2.2,
+            zorder=4,
+            label="misclassified",
+        )
+        self.w_arrow = ax.annotate(
+            "",
+            xy=(0, 0),
+            xytext=(0, 0),
+            zorder=5,
+            arrowprops={"arrowstyle": "-|>", "color": OKABE_ITO["black"], "linewidth": 2},
+        )
+        self.w_label = ax.text(
+            0, 0, "w", ha="center", va="center", zorder=5, fontstyle="italic", fontsize=12
+        )
         ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=9, frameon=False)
-        self._blit = _Blit(self.fig, [self.pos_patch, self.neg_patch, *points, self.line, self.rings, self.w_arrow,
-                                      self.w_label])
+        self._blit = _Blit(
+            self.fig,
+            [
+                self.pos_patch,
+                self.neg_patch,
+                *points,
+                self.line,
+                self.rings,
+                self.w_arrow,
+                self.w_label,
+            ],
+        )
 
     def _on_change(self, change):
         self.update()
@@ -127,12 +170,20 @@ class BoundaryExplorer:
         y_hat = np.where(a >= 0, 1.0, -1.0)  # sign(0) = +1
         wrong = np.flatnonzero(y_hat != self.y_signed)
         loss = float(np.sum(np.maximum(0.0, -self.y_signed * a)))
-        self.state = {"w": w, "b": b, "misclassified": [int(i) for i in wrong], "loss": loss, "activations": a}
+        self.state = {
+            "w": w,
+            "b": b,
+            "misclassified": [int(i) for i in wrong],
+            "loss": loss,
+            "activations": a,
+        }
         self._draw()
         n = self.X.shape[0]
-        self.info.value = (f"<div style='padding-left:16px;font-family:monospace'>"
-                           f"misclassified: <b>{wrong.size}</b> of {n}<br>"
-                           f"perceptron loss L(w, b) = Σ max(0, −y(w·x+b)) = <b>{loss:.4g}</b></div>")
+        self.info.value = (
+            f"<div style='padding-left:16px;font-family:monospace'>"
+            f"misclassified: <b>{wrong.size}</b> of {n}<br>"
+            f"perceptron loss L(w, b) = Σ max(0, −y(w·x+b)) = <b>{loss:.4g}</b></div>"
+        )
         self.image.value = self.render()
 
     def _draw(self):
@@ -165,6 +216,7 @@ class BoundaryExplorer:
     def display(self):
         """Show the widget (a notebook cell may also just end with it)."""
         from IPython.display import display
+
         display(self.box)
 
     def _repr_mimebundle_(self, **kwargs):

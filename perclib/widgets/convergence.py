@@ -3,6 +3,7 @@
 The logic lives in :meth:`MarginExplorer.update`, which tests call headlessly: set
 ``widget.margin.value = 0.05`` and read ``widget.state`` and the figure's artists.
 """
+
 from __future__ import annotations
 
 import io
@@ -73,15 +74,26 @@ class MarginExplorer:
         V.check_choice(order, "order", V.ORDERS)
         if not 0.01 <= float(margin) <= 0.4:
             raise ValueError(f"margin must lie in [0.01, 0.4]; got {margin!r}.")
-        self.margin = W.FloatSlider(value=float(margin), min=0.01, max=0.4, step=0.01,
-                                    description="γ*" if self.exact else "margin",
-                                    continuous_update=False, readout_format=".2f")
-        self.seed = W.IntSlider(value=int(seed), min=0, max=50, description="seed", continuous_update=False)
+        self.margin = W.FloatSlider(
+            value=float(margin),
+            min=0.01,
+            max=0.4,
+            step=0.01,
+            description="γ*" if self.exact else "margin",
+            continuous_update=False,
+            readout_format=".2f",
+        )
+        self.seed = W.IntSlider(
+            value=int(seed), min=0, max=50, description="seed", continuous_update=False
+        )
         self.order = W.Dropdown(options=list(V.ORDERS), value=order, description="order")
-        self.image = figure_image((
-            "Left: the data, o for +1 and x for -1, the max-margin band and the perceptron's "
-            "line. Right, log-log: the bound (R/gamma*)^2 against gamma*, and the updates made "
-            "(dot) below it."))
+        self.image = figure_image(
+
+                "Left: the data, o for +1 and x for -1, the max-margin band and the perceptron's "
+                "line. Right, log-log: the bound (R/gamma*)^2 against gamma*, and the updates made "
+                "(dot) below it."
+
+        )
         self.summary = W.HTML()
         self.fig = Figure(figsize=(10, 5.2), dpi=80, facecolor="white")
         FigureCanvasAgg(self.fig)
@@ -97,27 +109,46 @@ class MarginExplorer:
     def data(self):
         """The data set for the current controls."""
         if self.exact:
-            return make_fixed_ratio(self.n_samples, 2, np.sqrt(2.0) / self.margin.value, random_state=self.seed.value)
-        return make_separable(self.n_samples, 2, margin=self.margin.value, random_state=self.seed.value)
+            return make_fixed_ratio(
+                self.n_samples, 2, np.sqrt(2.0) / self.margin.value, random_state=self.seed.value
+            )
+        return make_separable(
+            self.n_samples, 2, margin=self.margin.value, random_state=self.seed.value
+        )
 
     def update(self):
         """Regenerate the data, retrain, recompute the bound, redraw; return the new ``state``."""
         X, y = self.data()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", V.ConvergenceWarning)
-            clf = Perceptron(order=self.order.value, random_state=self.seed.value, max_iter=100000).fit(X, y)
+            clf = Perceptron(
+                order=self.order.value, random_state=self.seed.value, max_iter=100000
+            ).fit(X, y)
         w_star, b_star, gamma = max_margin(X, y)
         R = radius(X)
         bound = (R / gamma) ** 2
         seen = self.state["seen"] + [(gamma, int(clf.n_updates_))]
-        self.state = {"margin": float(self.margin.value), "seed": int(self.seed.value), "order": self.order.value,
-                      "gamma": gamma, "R": R, "bound": bound, "updates": int(clf.n_updates_),
-                      "ratio": clf.n_updates_ / bound, "w": clf.coef_.copy(), "b": clf.intercept_,
-                      "w_star": w_star, "b_star": b_star, "seen": seen}
+        self.state = {
+            "margin": float(self.margin.value),
+            "seed": int(self.seed.value),
+            "order": self.order.value,
+            "gamma": gamma,
+            "R": R,
+            "bound": bound,
+            "updates": int(clf.n_updates_),
+            "ratio": clf.n_updates_ / bound,
+            "w": clf.coef_.copy(),
+            "b": clf.intercept_,
+            "w_star": w_star,
+            "b_star": b_star,
+            "seen": seen,
+        }
         self._draw(X, y)
-        self.summary.value = (f"γ* = {gamma:.4f}, R = {R:.3f}: bound (R/γ*)² = {bound:.1f}; "
-                              f"the perceptron made <b>{clf.n_updates_}</b> updates "
-                              f"({100 * self.state['ratio']:.1f} % of the bound).")
+        self.summary.value = (
+            f"γ* = {gamma:.4f}, R = {R:.3f}: bound (R/γ*)² = {bound:.1f}; "
+            f"the perceptron made <b>{clf.n_updates_}</b> updates "
+            f"({100 * self.state['ratio']:.1f} % of the bound)."
+        )
         self.image.value = _png(self.fig)
         return self.state
 
@@ -128,20 +159,49 @@ class MarginExplorer:
         plot_data(X, y, ax)
         lim = (-1.1, 1.1)
         plot_margin_band(st["w_star"], st["b_star"], st["gamma"], ax, X=X, y=y, xlim=lim, ylim=lim)
-        plot_decision_boundary(st["w"], st["b"], ax, xlim=lim, ylim=lim, shade=False, arrow=False,
-                               color=OKABE_ITO["purple"], linestyle="--", label="perceptron")
-        ax.set_title(f"{'γ*' if self.exact else 'generating margin'} = {st['margin']:.2f} (seed {st['seed']})")
+        plot_decision_boundary(
+            st["w"],
+            st["b"],
+            ax,
+            xlim=lim,
+            ylim=lim,
+            shade=False,
+            arrow=False,
+            color=OKABE_ITO["purple"],
+            linestyle="--",
+            label="perceptron",
+        )
+        ax.set_title(
+            f"{'γ*' if self.exact else 'generating margin'} = {st['margin']:.2f} (seed {st['seed']})"
+        )
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize=7)
         ax = self.ax_bound
         ax.clear()
         g = np.geomspace(0.005, 1.0, 200)
-        ax.plot(g, (st["R"] / g) ** 2, color=OKABE_ITO["black"], label=f"bound $(R/\\gamma)^2$, R = {st['R']:.2f}")
+        ax.plot(
+            g,
+            (st["R"] / g) ** 2,
+            color=OKABE_ITO["black"],
+            label=f"bound $(R/\\gamma)^2$, R = {st['R']:.2f}",
+        )
         seen = np.array(st["seen"][:-1], dtype=float).reshape(-1, 2)
         ax.plot(seen[:, 0], seen[:, 1], "x", color="0.6", label="earlier settings")
         ax.plot([st["gamma"]], [st["bound"]], "o", color=OKABE_ITO["black"], ms=8)
-        self.updates_point, = ax.plot([st["gamma"]], [st["updates"]], "o", color=OKABE_ITO["vermillion"], ms=9,
-                                      label="updates made")
-        ax.vlines(st["gamma"], max(st["updates"], 1), st["bound"], color=OKABE_ITO["vermillion"], linestyle=":")
+        (self.updates_point,) = ax.plot(
+            [st["gamma"]],
+            [st["updates"]],
+            "o",
+            color=OKABE_ITO["vermillion"],
+            ms=9,
+            label="updates made",
+        )
+        ax.vlines(
+            st["gamma"],
+            max(st["updates"], 1),
+            st["bound"],
+            color=OKABE_ITO["vermillion"],
+            linestyle=":",
+        )
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("max margin $\\gamma^*$ (augmented space)")
@@ -152,6 +212,7 @@ class MarginExplorer:
     def display(self):
         """Show the widget (a notebook cell may also just end with it)."""
         from IPython.display import display
+
         display(self.box)
 
     def _repr_mimebundle_(self, **kwargs):

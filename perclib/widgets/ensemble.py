@@ -11,6 +11,7 @@ The logic lives in plain methods, so tests drive it without a browser::
     >>> e.state["epochs"], sorted(e.state["test_error"])
     (2, ['averaged', 'last', 'pocket', 'voted'])
 """
+
 from __future__ import annotations
 
 import html
@@ -82,26 +83,50 @@ class EnsembleExplorer:
         The whole widget (CSS class ``perclib-ensemble``).
     """
 
-    def __init__(self, *, n_samples=100, n_test=500, epochs=5, noise=0.1, max_epochs=30, order="shuffle",
-                 random_state=0):
+    def __init__(
+        self,
+        *,
+        n_samples=100,
+        n_test=500,
+        epochs=5,
+        noise=0.1,
+        max_epochs=30,
+        order="shuffle",
+        random_state=0,
+    ):
         self.n_samples = _check_int(n_samples, "n_samples", 2)
         self.n_test = _check_int(n_test, "n_test", 1)
         max_epochs = _check_int(max_epochs, "max_epochs", 1)
         epochs = _check_int(epochs, "epochs", 1)
         if epochs > max_epochs:
             raise ValueError(f"epochs must be at most max_epochs={max_epochs}; got {epochs}.")
-        if isinstance(noise, bool) or not isinstance(noise, numbers.Real) or not 0 <= noise <= _MAX_NOISE:
+        if (
+            isinstance(noise, bool)
+            or not isinstance(noise, numbers.Real)
+            or not 0 <= noise <= _MAX_NOISE
+        ):
             raise ValueError(f"noise must be a probability in [0, {_MAX_NOISE}]; got {noise!r}.")
         self.order = V.check_choice(order, "order", V.ORDERS[:2])
         self.random_state = _check_int(random_state, "random_state", 0)
-        self.epochs = W.IntSlider(value=epochs, min=1, max=max_epochs, description="epochs",
-                                  continuous_update=False)
-        self.noise = W.FloatSlider(value=float(noise), min=0.0, max=_MAX_NOISE, step=0.05, description="noise",
-                                   readout_format=".2f", continuous_update=False)
+        self.epochs = W.IntSlider(
+            value=epochs, min=1, max=max_epochs, description="epochs", continuous_update=False
+        )
+        self.noise = W.FloatSlider(
+            value=float(noise),
+            min=0.0,
+            max=_MAX_NOISE,
+            step=0.05,
+            description="noise",
+            readout_format=".2f",
+            continuous_update=False,
+        )
         self.table = W.HTML()
-        self.image = figure_image((
-            "The training data, o for +1 and x for -1, and the boundaries of the last, averaged "
-            "and pocket perceptrons; the table gives the errors of all four answers."))
+        self.image = figure_image(
+
+                "The training data, o for +1 and x for -1, and the boundaries of the last, averaged "
+                "and pocket perceptrons; the table gives the errors of all four answers."
+
+        )
         self.box = W.VBox([W.HBox([self.epochs, self.noise]), self.table, self.image])
         self.box.add_class("perclib-ensemble")
         self.fig = Figure(figsize=(7.2, 4.6), dpi=80, facecolor="white")
@@ -124,8 +149,12 @@ class EnsembleExplorer:
         """Fit the four models on the current data for the slider's number of epochs."""
         epochs = int(self.epochs.value)
         kw = {"max_iter": epochs, "order": self.order, "random_state": self.random_state}
-        models = {"last": Perceptron(**kw), "voted": VotedPerceptron(**kw), "averaged": AveragedPerceptron(**kw),
-                  "pocket": PocketPerceptron(**kw)}
+        models = {
+            "last": Perceptron(**kw),
+            "voted": VotedPerceptron(**kw),
+            "averaged": AveragedPerceptron(**kw),
+            "pocket": PocketPerceptron(**kw),
+        }
         with warnings.catch_warnings():
             # noisy data is rarely separable: the last iterate's ConvergenceWarning is expected here
             warnings.simplefilter("ignore", V.ConvergenceWarning)
@@ -142,10 +171,16 @@ class EnsembleExplorer:
         self.state = {
             "epochs": int(self.epochs.value),
             "noise": noise,
-            "train_error": {m: float(np.mean(models[m].predict(self.X) != self.y)) for m in METHODS},
-            "test_error": {m: float(np.mean(models[m].predict(self.X_test) != self.y_test)) for m in METHODS},
-            "boundaries": {m: (models[m].coef_.copy(), float(models[m].intercept_))
-                           for m in ("last", "averaged", "pocket")},
+            "train_error": {
+                m: float(np.mean(models[m].predict(self.X) != self.y)) for m in METHODS
+            },
+            "test_error": {
+                m: float(np.mean(models[m].predict(self.X_test) != self.y_test)) for m in METHODS
+            },
+            "boundaries": {
+                m: (models[m].coef_.copy(), float(models[m].intercept_))
+                for m in ("last", "averaged", "pocket")
+            },
             "n_vectors": {m: prediction_cost(models[m])["vectors"] for m in METHODS},
         }
         self._draw()
@@ -155,7 +190,9 @@ class EnsembleExplorer:
     def _draw(self):
         self.ax.clear()
         plot_boundaries(self.models, self.X, self.y, self.ax, resolution=100)
-        self.ax.set_title(f"{self.state['epochs']} epoch(s), noise {self.state['noise']:.2f}", fontsize=11)
+        self.ax.set_title(
+            f"{self.state['epochs']} epoch(s), noise {self.state['noise']:.2f}", fontsize=11
+        )
 
     def render(self):
         """The figure as PNG bytes (what ``image`` shows)."""
@@ -165,18 +202,23 @@ class EnsembleExplorer:
 
     def _table_html(self):
         cell = "padding:2px 10px;text-align:center;border:1px solid #ddd"
-        head = "".join(f"<th style='{cell}'>{h}</th>" for h in
-                       ("answer", "training error", "test error", "vectors kept"))
+        head = "".join(
+            f"<th style='{cell}'>{h}</th>"
+            for h in ("answer", "training error", "test error", "vectors kept")
+        )
         rows = "".join(
             f"<tr><td style='{cell}'>{html.escape(METHOD_STYLES[m]['label'])}</td>"
             f"<td style='{cell}'>{self.state['train_error'][m]:.3f}</td>"
             f"<td style='{cell}'>{self.state['test_error'][m]:.3f}</td>"
-            f"<td style='{cell}'>{self.state['n_vectors'][m]}</td></tr>" for m in METHODS)
+            f"<td style='{cell}'>{self.state['n_vectors'][m]}</td></tr>"
+            for m in METHODS
+        )
         return f"<table style='border-collapse:collapse;font-family:monospace'><tr>{head}</tr>{rows}</table>"
 
     def display(self):
         """Show the widget (a notebook cell may also just end with it)."""
         from IPython.display import display
+
         display(self.box)
 
     def _repr_mimebundle_(self, **kwargs):

@@ -4,6 +4,7 @@ The logic lives in :meth:`SGDExplorer.refit` and :meth:`SGDExplorer.update`, whi
 headlessly: set ``widget.loss.value = "hinge"`` or ``widget.step.value = 10`` and read
 ``widget.state`` and the figure's artists.
 """
+
 from __future__ import annotations
 
 import ipywidgets as W
@@ -49,7 +50,17 @@ class SGDExplorer:
     box : ipywidgets.VBox (CSS class ``perclib-sgd-explorer``)
     """
 
-    def __init__(self, X=None, y=None, *, loss="perceptron", eta=0.1, max_iter=10, order="shuffle", random_state=0):
+    def __init__(
+        self,
+        X=None,
+        y=None,
+        *,
+        loss="perceptron",
+        eta=0.1,
+        max_iter=10,
+        order="shuffle",
+        random_state=0,
+    ):
         if X is None and y is None:
             X, y = make_noisy(60, 2, flip=0.05, random_state=0)
         X, y = V.check_X_y(X, y)
@@ -65,14 +76,18 @@ class SGDExplorer:
         self.max_iter = V.check_max_iter(max_iter)
         self.order_name, self.random_state = order, random_state
         self.loss = W.Dropdown(options=list(LOSSES), value=loss, description="loss")
-        self.eta = W.FloatLogSlider(value=eta, base=10, min=-3, max=1, step=0.1, description="η",
-                                    continuous_update=False)
+        self.eta = W.FloatLogSlider(
+            value=eta, base=10, min=-3, max=1, step=0.1, description="η", continuous_update=False
+        )
         self.step = W.IntSlider(value=0, min=0, max=1, description="step")
         self.play = W.Play(value=0, min=0, max=1, interval=150, description="play")
         W.jslink((self.play, "value"), (self.step, "value"))
-        self.image = figure_image((
-            "Left: the data, o for +1 and x for -1, the current boundary and the example of this "
-            "step ringed. Right: the mean loss and the 0-1 error against the SGD step."))
+        self.image = figure_image(
+
+                "Left: the data, o for +1 and x for -1, the current boundary and the example of this "
+                "step ringed. Right: the mean loss and the 0-1 error against the SGD step."
+
+        )
         self.summary = W.HTML()
         self.fig = Figure(figsize=(10, 5.2), dpi=80, facecolor="white")
         FigureCanvasAgg(self.fig)
@@ -82,14 +97,27 @@ class SGDExplorer:
         self.loss.observe(lambda change: self.refit(), names="value")
         self.eta.observe(lambda change: self.refit(), names="value")
         self.step.observe(lambda change: self.update(), names="value")
-        self.box = W.VBox([W.HBox([self.loss, self.eta]), W.HBox([self.play, self.step]), self.summary, self.image])
+        self.box = W.VBox(
+            [
+                W.HBox([self.loss, self.eta]),
+                W.HBox([self.play, self.step]),
+                self.summary,
+                self.image,
+            ]
+        )
         self.box.add_class("perclib-sgd-explorer")
         self.refit()
 
     def refit(self):
         """Run SGD for the current loss and eta, recompute the curves, and go to the last step."""
-        self.model = LinearSGD(loss=self.loss.value, eta=float(self.eta.value), max_iter=self.max_iter,
-                               order=self.order_name, random_state=self.random_state, record=True).fit(self.X, self.y)
+        self.model = LinearSGD(
+            loss=self.loss.value,
+            eta=float(self.eta.value),
+            max_iter=self.max_iter,
+            order=self.order_name,
+            random_state=self.random_state,
+            record=True,
+        ).fit(self.X, self.y)
         hist = self.model.history_
         self.weights = np.vstack([np.zeros((1, 2))] + [s.w[None, :] for s in hist])
         self.biases = np.array([0.0] + [s.b for s in hist])
@@ -110,15 +138,25 @@ class SGDExplorer:
         """Show step ``self.step.value``; return the new ``state``."""
         k = int(self.step.value)
         hist = self.model.history_
-        self.state = {"loss": self.loss.value, "eta": float(self.eta.value), "step": k, "n_steps": len(hist),
-                      "w": self.weights[k].copy(), "b": float(self.biases[k]), "objective": float(self.objective[k]),
-                      "error": float(self.errors[k]), "moved": bool(hist[k - 1].updated) if k else False,
-                      "index": int(hist[k - 1].index) if k else None}
+        self.state = {
+            "loss": self.loss.value,
+            "eta": float(self.eta.value),
+            "step": k,
+            "n_steps": len(hist),
+            "w": self.weights[k].copy(),
+            "b": float(self.biases[k]),
+            "objective": float(self.objective[k]),
+            "error": float(self.errors[k]),
+            "moved": bool(hist[k - 1].updated) if k else False,
+            "index": int(hist[k - 1].index) if k else None,
+        }
         self._draw_step()
         st = self.state
-        self.summary.value = (f"step {k} of {st['n_steps']}: w = ({st['w'][0]:.3f}, {st['w'][1]:.3f}), "
-                              f"b = {st['b']:.3f}; mean {st['loss']} loss {st['objective']:.4f}, "
-                              f"training error {st['error']:.3f}")
+        self.summary.value = (
+            f"step {k} of {st['n_steps']}: w = ({st['w'][0]:.3f}, {st['w'][1]:.3f}), "
+            f"b = {st['b']:.3f}; mean {st['loss']} loss {st['objective']:.4f}, "
+            f"training error {st['error']:.3f}"
+        )
         self.image.value = _png(self.fig)
         return self.state
 
@@ -126,11 +164,22 @@ class SGDExplorer:
         ax = self.ax_loss
         ax.clear()
         steps = np.arange(self.objective.size)
-        self.objective_line, = ax.plot(steps, self.objective, color=OKABE_ITO["blue"], linewidth=2,
-                                       label=f"mean {self.loss.value} loss")
-        self.error_line, = ax.plot(steps, self.errors, color=OKABE_ITO["black"], linewidth=1, linestyle="--",
-                                   label="training 0-1 error")
-        self.marker, = ax.plot([0], [self.objective[0]], "o", color=OKABE_ITO["vermillion"], ms=8)
+        (self.objective_line,) = ax.plot(
+            steps,
+            self.objective,
+            color=OKABE_ITO["blue"],
+            linewidth=2,
+            label=f"mean {self.loss.value} loss",
+        )
+        (self.error_line,) = ax.plot(
+            steps,
+            self.errors,
+            color=OKABE_ITO["black"],
+            linewidth=1,
+            linestyle="--",
+            label="training 0-1 error",
+        )
+        (self.marker,) = ax.plot([0], [self.objective[0]], "o", color=OKABE_ITO["vermillion"], ms=8)
         ax.set_xlabel("SGD step")
         ax.set_ylabel("loss / error")
         ax.set_ylim(bottom=0)
@@ -150,14 +199,23 @@ class SGDExplorer:
             ax.set_ylim(lo[1], hi[1])
         if st["index"] is not None:
             x = self.X[st["index"]]
-            ax.scatter([x[0]], [x[1]], s=300, facecolors="none", edgecolors=OKABE_ITO["orange"], linewidths=2,
-                       zorder=5, label="example of this step")
+            ax.scatter(
+                [x[0]],
+                [x[1]],
+                s=300,
+                facecolors="none",
+                edgecolors=OKABE_ITO["orange"],
+                linewidths=2,
+                zorder=5,
+                label="example of this step",
+            )
         ax.set_title(f"{st['loss']} loss, η = {st['eta']:.3g}, step {k}")
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize=7)
 
     def display(self):
         """Show the widget (a notebook cell may also just end with it)."""
         from IPython.display import display
+
         display(self.box)
 
     def _repr_mimebundle_(self, **kwargs):

@@ -14,6 +14,7 @@ The logic lives in plain methods, so tests drive it without a browser::
     >>> s.state["updated"], s.state["W"].shape
     (False, (3, 2))
 """
+
 from __future__ import annotations
 
 import html
@@ -75,8 +76,17 @@ class MulticlassStepper:
 
     resolution = 120
 
-    def __init__(self, X=None, y=None, *, eta=1.0, max_iter=10, order="cyclic", random_state=0,
-                 updates_only=False):
+    def __init__(
+        self,
+        X=None,
+        y=None,
+        *,
+        eta=1.0,
+        max_iter=10,
+        order="cyclic",
+        random_state=0,
+        updates_only=False,
+    ):
         if X is None and y is None:
             X, y = make_blobs3(12, spread=0.8, random_state=0)
         elif X is None or y is None:
@@ -85,11 +95,14 @@ class MulticlassStepper:
         if X.shape[1] != 2:
             raise ValueError(f"The stepper draws 2-D data; X has {X.shape[1]} features.")
         if np.unique(y).size > len(CLASS_COLORS):
-            raise ValueError(f"The stepper draws at most {len(CLASS_COLORS)} classes; y has {np.unique(y).size}.")
+            raise ValueError(
+                f"The stepper draws at most {len(CLASS_COLORS)} classes; y has {np.unique(y).size}."
+            )
         updates_only = V.check_bool(updates_only, "updates_only")
         self.X, self.y = X.copy(), y.copy()
-        self.model = MulticlassPerceptron(eta=eta, max_iter=max_iter, order=order, random_state=random_state,
-                                          record=True)
+        self.model = MulticlassPerceptron(
+            eta=eta, max_iter=max_iter, order=order, random_state=random_state, record=True
+        )
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", V.ConvergenceWarning)
             self.model.fit(self.X, self.y)
@@ -106,7 +119,9 @@ class MulticlassStepper:
 
     # -- building -------------------------------------------------------------------------------
     def _build_controls(self, updates_only):
-        self.slider = W.IntSlider(value=0, min=0, max=0, description="step", layout=W.Layout(width="420px"))
+        self.slider = W.IntSlider(
+            value=0, min=0, max=0, description="step", layout=W.Layout(width="420px")
+        )
         self.play = W.Play(value=0, min=0, max=0, interval=700, description="play")
         self._link = W.link((self.play, "value"), (self.slider, "value"))
         self.prev_button = W.Button(description="◀ previous", layout=W.Layout(width="110px"))
@@ -116,11 +131,16 @@ class MulticlassStepper:
         self.updates_only = W.Checkbox(value=updates_only, description="updates only", indent=False)
         self.table = W.HTML()
         self.status = W.HTML()
-        self.image = figure_image((
-            "The regions each class wins after this step, the weight vectors w_k as arrows from "
-            "the origin, and the visited example; the table gives every class's score and the "
-            "update."))
-        nav = W.HBox([self.play, self.prev_button, self.slider, self.next_button, self.updates_only])
+        self.image = figure_image(
+
+                "The regions each class wins after this step, the weight vectors w_k as arrows from "
+                "the origin, and the visited example; the table gives every class's score and the "
+                "update."
+
+        )
+        nav = W.HBox(
+            [self.play, self.prev_button, self.slider, self.next_button, self.updates_only]
+        )
         self.box = W.VBox([nav, self.table, self.status, self.image])
         self.box.add_class("perclib-multiclass-stepper")
 
@@ -132,18 +152,41 @@ class MulticlassStepper:
         plot_classes(self.X, self.y, self.ax)
         extent = np.vstack([self.X, np.zeros((1, 2)), *(s.W for s in self._sample_weights())])
         self.xlim, self.ylim = square_view(self.ax, extent, scale=1.1)
-        gx, gy = np.meshgrid(np.linspace(*self.xlim, self.resolution), np.linspace(*self.ylim, self.resolution))
+        gx, gy = np.meshgrid(
+            np.linspace(*self.xlim, self.resolution), np.linspace(*self.ylim, self.resolution)
+        )
         self._grid = (gx, gy)
         self._regions = None
-        self.marker, = self.ax.plot([], [], linestyle="none", marker="o", markersize=20, markerfacecolor="none",
-                                    markeredgecolor=OKABE_ITO["black"], markeredgewidth=2.5, zorder=5,
-                                    label="the current x")
+        (self.marker,) = self.ax.plot(
+            [],
+            [],
+            linestyle="none",
+            marker="o",
+            markersize=20,
+            markerfacecolor="none",
+            markeredgecolor=OKABE_ITO["black"],
+            markeredgewidth=2.5,
+            zorder=5,
+            label="the current x",
+        )
         self.arrows = []
         for k, c in enumerate(self.classes):
             color = CLASS_COLORS[k]
-            self.arrows.append(self.ax.annotate(
-                "", xy=(0, 0), xytext=(0, 0), zorder=6,
-                arrowprops={"arrowstyle": "-|>", "color": color, "linewidth": 2.2, "shrinkA": 0, "shrinkB": 0}))
+            self.arrows.append(
+                self.ax.annotate(
+                    "",
+                    xy=(0, 0),
+                    xytext=(0, 0),
+                    zorder=6,
+                    arrowprops={
+                        "arrowstyle": "-|>",
+                        "color": color,
+                        "linewidth": 2.2,
+                        "shrinkA": 0,
+                        "shrinkB": 0,
+                    },
+                )
+            )
             self.ax.plot([], [], color=color, linewidth=2.2, label=f"$w$ of class {c}")
         self.ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, frameon=False)
 
@@ -194,10 +237,21 @@ class MulticlassStepper:
             W_before, b_before = np.zeros_like(s.W), np.zeros_like(s.b)
         else:
             W_before, b_before = self.history[k - 1].W.copy(), self.history[k - 1].b.copy()
-        self.state = {"step": k, "n_steps": len(self.history), "epoch": s.epoch, "index": s.index,
-                      "x": s.x.copy(), "y": self.classes[s.y], "y_hat": self.classes[s.y_hat],
-                      "scores": np.array(s.scores, dtype=np.float64), "updated": s.updated, "W": s.W.copy(),
-                      "b": s.b.copy(), "W_before": W_before, "b_before": b_before}
+        self.state = {
+            "step": k,
+            "n_steps": len(self.history),
+            "epoch": s.epoch,
+            "index": s.index,
+            "x": s.x.copy(),
+            "y": self.classes[s.y],
+            "y_hat": self.classes[s.y_hat],
+            "scores": np.array(s.scores, dtype=np.float64),
+            "updated": s.updated,
+            "W": s.W.copy(),
+            "b": s.b.copy(),
+            "W_before": W_before,
+            "b_before": b_before,
+        }
         self._draw()
         self.table.value = self._table_html()
         self.status.value = status_html(self.message)
@@ -211,13 +265,26 @@ class MulticlassStepper:
         if self._regions is not None:
             self._regions.remove()
         K = len(self.classes)
-        self._regions = self.ax.contourf(gx, gy, self.regions, levels=np.arange(K + 1) - 0.5,
-                                         colors=CLASS_COLORS[:K], alpha=0.18, zorder=0)
+        self._regions = self.ax.contourf(
+            gx,
+            gy,
+            self.regions,
+            levels=np.arange(K + 1) - 0.5,
+            colors=CLASS_COLORS[:K],
+            alpha=0.18,
+            zorder=0,
+        )
         self.marker.set_data([st["x"][0]], [st["x"][1]])
         for arrow, w in zip(self.arrows, st["W"]):
             arrow.xy = (float(w[0]), float(w[1]))
-        verb = (f"update: w of {st['y']} += x, w of {st['y_hat']} -= x" if st["updated"] else "no update")
-        self.ax.set_title(f"step {st['step'] + 1}/{st['n_steps']} · epoch {st['epoch']} · {verb}", fontsize=10)
+        verb = (
+            f"update: w of {st['y']} += x, w of {st['y_hat']} -= x"
+            if st["updated"]
+            else "no update"
+        )
+        self.ax.set_title(
+            f"step {st['step'] + 1}/{st['n_steps']} · epoch {st['epoch']} · {verb}", fontsize=10
+        )
 
     def render(self):
         """The figure as PNG bytes (what ``image`` shows)."""
@@ -228,19 +295,29 @@ class MulticlassStepper:
     def _table_html(self):
         st = self.state
         cell = "padding:2px 8px;text-align:center;border:1px solid #ddd"
-        heads = ["epoch", "x", "true class"] + [f"score {c}" for c in self.classes] + ["predicted", "updated"]
-        cells = ([str(st["epoch"]), "(" + ", ".join(f"{v:.3g}" for v in st["x"]) + ")", str(st["y"])]
-                 + [f"{v:.3g}" for v in st["scores"]] + [str(st["y_hat"]), "yes" if st["updated"] else "no"])
+        heads = (
+            ["epoch", "x", "true class"]
+            + [f"score {c}" for c in self.classes]
+            + ["predicted", "updated"]
+        )
+        cells = (
+            [str(st["epoch"]), "(" + ", ".join(f"{v:.3g}" for v in st["x"]) + ")", str(st["y"])]
+            + [f"{v:.3g}" for v in st["scores"]]
+            + [str(st["y_hat"]), "yes" if st["updated"] else "no"]
+        )
         colour = "#fbe3d6" if st["updated"] else "#ffffff"
         head = "".join(f"<th style='{cell}'>{html.escape(h)}</th>" for h in heads)
         row = "".join(f"<td style='{cell}'>{html.escape(c)}</td>" for c in cells)
-        return (f"<table style='border-collapse:collapse;font-family:monospace'><tr>{head}</tr>"
-                f"<tr style='background:{colour}'>{row}</tr></table>")
+        return (
+            f"<table style='border-collapse:collapse;font-family:monospace'><tr>{head}</tr>"
+            f"<tr style='background:{colour}'>{row}</tr></table>"
+        )
 
     # -- display --------------------------------------------------------------------------------
     def display(self):
         """Show the widget (a notebook cell may also just end with it)."""
         from IPython.display import display
+
         display(self.box)
 
     def _repr_mimebundle_(self, **kwargs):

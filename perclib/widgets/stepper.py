@@ -18,6 +18,7 @@ The logic lives in plain methods, so tests drive it without a browser::
     >>> s.state["x"].tolist(), s.state["updated"], s.state["b"]
     ([0.0, 0.0], True, -2.0)
 """
+
 from __future__ import annotations
 
 import html
@@ -50,34 +51,57 @@ def _as_step(item, k):
     if isinstance(item, Step):
         item = {f: getattr(item, f) for f in FIELDS}
     if not isinstance(item, Mapping):
-        raise ValueError(f"history[{k}] must be a perclib Step or a dict with the keys {', '.join(FIELDS)}; "
-                         f"got {type(item).__name__}.")
+        raise ValueError(
+            f"history[{k}] must be a perclib Step or a dict with the keys {', '.join(FIELDS)}; "
+            f"got {type(item).__name__}."
+        )
     missing = [f for f in FIELDS if f not in item]
     if missing:
-        raise ValueError(f"history[{k}] lacks the key(s) {', '.join(missing)}; each step needs "
-                         f"{', '.join(FIELDS)}.")
+        raise ValueError(
+            f"history[{k}] lacks the key(s) {', '.join(missing)}; each step needs "
+            f"{', '.join(FIELDS)}."
+        )
     try:
         x = np.array(item["x"], dtype=np.float64).ravel()
         w = np.array(item["w"], dtype=np.float64).ravel()
         nums = {f: float(item[f]) for f in ("y", "activation", "y_hat", "b")}
     except (TypeError, ValueError):
-        raise ValueError(f"history[{k}] holds a value that is not a number (x, y, activation, y_hat, w and b "
-                         f"must be numbers).") from None
+        raise ValueError(
+            f"history[{k}] holds a value that is not a number (x, y, activation, y_hat, w and b "
+            f"must be numbers)."
+        ) from None
     if x.shape != (2,) or w.shape != (2,):
-        raise ValueError(f"history[{k}]: the stepper draws 2-D data, so x and w need 2 entries; "
-                         f"got x with {x.size} and w with {w.size}.")
+        raise ValueError(
+            f"history[{k}]: the stepper draws 2-D data, so x and w need 2 entries; "
+            f"got x with {x.size} and w with {w.size}."
+        )
     if nums["y"] not in (-1.0, 1.0):
-        raise ValueError(f"history[{k}]: y must be -1 or +1 (the label as the perceptron sees it); "
-                         f"got {item['y']!r}.")
-    if not all(np.isfinite(list(nums.values()))) or not (np.all(np.isfinite(x)) and np.all(np.isfinite(w))):
+        raise ValueError(
+            f"history[{k}]: y must be -1 or +1 (the label as the perceptron sees it); "
+            f"got {item['y']!r}."
+        )
+    if not all(np.isfinite(list(nums.values()))) or not (
+        np.all(np.isfinite(x)) and np.all(np.isfinite(w))
+    ):
         raise ValueError(f"history[{k}] contains NaN or infinity.")
-    return Step(int(item["epoch"]), int(item["index"]), x, nums["y"], nums["activation"], nums["y_hat"],
-                bool(item["updated"]), w, nums["b"])
+    return Step(
+        int(item["epoch"]),
+        int(item["index"]),
+        x,
+        nums["y"],
+        nums["activation"],
+        nums["y_hat"],
+        bool(item["updated"]),
+        w,
+        nums["b"],
+    )
 
 
 def _check_history(history):
     if isinstance(history, (str, bytes, Mapping)) or not hasattr(history, "__len__"):
-        raise ValueError("history must be a sequence (for example a list) of steps, such as model.history_.")
+        raise ValueError(
+            "history must be a sequence (for example a list) of steps, such as model.history_."
+        )
     steps = [_as_step(item, k) for k, item in enumerate(history)]
     if not steps:
         raise ValueError("history is empty: there is no step to show.")
@@ -120,7 +144,9 @@ class _Blit:
         for artist in self.dynamic:
             self.fig.draw_artist(artist)
         buf = io.BytesIO()
-        PIL.Image.fromarray(np.asarray(canvas.buffer_rgba())).save(buf, format="png", compress_level=1)
+        PIL.Image.fromarray(np.asarray(canvas.buffer_rgba())).save(
+            buf, format="png", compress_level=1
+        )
         return buf.getvalue()
 
 
@@ -172,8 +198,21 @@ class Stepper:
         The whole widget (CSS class ``perclib-stepper``).
     """
 
-    def __init__(self, X, y, history=None, *, eta=1.0, rule="margin", order="cyclic", w0=(0.0, 0.0),
-                 b0=0.0, max_iter=20, random_state=0, title=None):
+    def __init__(
+        self,
+        X,
+        y,
+        history=None,
+        *,
+        eta=1.0,
+        rule="margin",
+        order="cyclic",
+        w0=(0.0, 0.0),
+        b0=0.0,
+        max_iter=20,
+        random_state=0,
+        title=None,
+    ):
         X, y = V.check_X_y(X, y)
         if X.shape[1] != 2:
             raise ValueError(f"The stepper draws 2-D data; X has {X.shape[1]} features.")
@@ -181,13 +220,17 @@ class Stepper:
         self.X, self.y = X.copy(), y.copy()
         eta = V.check_positive(eta, "eta")
         if not _ETA_RANGE[0] <= eta <= _ETA_RANGE[1]:
-            raise ValueError(f"eta must lie in [{_ETA_RANGE[0]:g}, {_ETA_RANGE[1]:g}] for the stepper; got {eta!r}.")
+            raise ValueError(
+                f"eta must lie in [{_ETA_RANGE[0]:g}, {_ETA_RANGE[1]:g}] for the stepper; got {eta!r}."
+            )
         V.check_choice(rule, "rule", V.RULES)
         V.check_choice(order, "order", V.ORDERS)
         w0 = _check_pair(w0, "w0")
         b0 = _check_number(b0, "b0")
         self.max_iter = V.check_max_iter(max_iter)
-        V.check_random_state(random_state)  # only to check it: with an int, every refit starts from that seed
+        V.check_random_state(
+            random_state
+        )  # only to check it: with an int, every refit starts from that seed
         self.random_state = random_state
         if title is not None and not isinstance(title, str):
             raise ValueError(f"title must be a string; got {title!r}.")
@@ -210,18 +253,37 @@ class Stepper:
 
     # -- building -------------------------------------------------------------------------------
     def _build_controls(self, eta, rule, order, w0, b0):
-        fixed = {"disabled": self.replay, "layout": W.Layout(width="150px"), "style": {"description_width": "40px"}}
-        self.eta = W.BoundedFloatText(value=eta, min=_ETA_RANGE[0], max=_ETA_RANGE[1], step=0.1,
-                                      description="η", **fixed)
-        self.rule = W.Dropdown(options=list(V.RULES), value=rule, description="rule",
-                               **{**fixed, "layout": W.Layout(width="190px")})
-        self.order = W.Dropdown(options=list(V.ORDERS), value=order, description="order",
-                                **{**fixed, "layout": W.Layout(width="210px")})
+        fixed = {
+            "disabled": self.replay,
+            "layout": W.Layout(width="150px"),
+            "style": {"description_width": "40px"},
+        }
+        self.eta = W.BoundedFloatText(
+            value=eta, min=_ETA_RANGE[0], max=_ETA_RANGE[1], step=0.1, description="η", **fixed
+        )
+        self.rule = W.Dropdown(
+            options=list(V.RULES),
+            value=rule,
+            description="rule",
+            **{**fixed, "layout": W.Layout(width="190px")},
+        )
+        self.order = W.Dropdown(
+            options=list(V.ORDERS),
+            value=order,
+            description="order",
+            **{**fixed, "layout": W.Layout(width="210px")},
+        )
         self.w1_0 = W.FloatText(value=float(w0[0]), description="w₁⁰", **fixed)
         self.w2_0 = W.FloatText(value=float(w0[1]), description="w₂⁰", **fixed)
         self.b_0 = W.FloatText(value=b0, description="b⁰", **fixed)
-        self.slider = W.IntSlider(value=0, min=0, max=0, description="step", continuous_update=True,
-                                  layout=W.Layout(width="420px"))
+        self.slider = W.IntSlider(
+            value=0,
+            min=0,
+            max=0,
+            description="step",
+            continuous_update=True,
+            layout=W.Layout(width="420px"),
+        )
         self.slider.add_class("perclib-stepper-slider")
         self.play = W.Play(value=0, min=0, max=0, interval=700, description="play")
         self._link = W.link((self.play, "value"), (self.slider, "value"))
@@ -232,11 +294,16 @@ class Stepper:
         self.table = W.HTML()
         self.table.add_class("perclib-stepper-table")
         self.status = W.HTML()
-        self.image = figure_image((
-            "The data, o for +1 and x for -1, the boundary before this step dashed and after it "
-            "solid, w as an arrow, and the visited example; the table above gives the numbers."))
-        params = W.HBox([self.eta, self.rule, self.order, self.w1_0, self.w2_0, self.b_0],
-                        layout=W.Layout(flex_flow="row wrap"))
+        self.image = figure_image(
+
+                "The data, o for +1 and x for -1, the boundary before this step dashed and after it "
+                "solid, w as an arrow, and the visited example; the table above gives the numbers."
+
+        )
+        params = W.HBox(
+            [self.eta, self.rule, self.order, self.w1_0, self.w2_0, self.b_0],
+            layout=W.Layout(flex_flow="row wrap"),
+        )
         nav = W.HBox([self.play, self.prev_button, self.slider, self.next_button])
         self.box = W.VBox([params, nav, self.table, self.status, self.image])
         self.box.add_class("perclib-stepper")
@@ -255,32 +322,78 @@ class Stepper:
         if self.title:
             ax.set_title(self.title, fontsize=11)
         self.points = list(ax.collections)
-        self.pos_patch = ax.fill([0, 0, 0], [0, 0, 0], color=OKABE_ITO["blue"], alpha=0.12, linewidth=0, zorder=0)[0]
-        self.neg_patch = ax.fill([0, 0, 0], [0, 0, 0], color=OKABE_ITO["vermillion"], alpha=0.12, linewidth=0,
-                                 zorder=0)[0]
-        self.before_line, = ax.plot([], [], color="#777777", linestyle="--", linewidth=1.8, zorder=2,
-                                    label="boundary before")
-        self.after_line, = ax.plot([], [], color=OKABE_ITO["black"], linewidth=2.2, zorder=2,
-                                   label="boundary after")
-        self.point_marker, = ax.plot([], [], linestyle="none", marker="o", markersize=22, markerfacecolor="none",
-                                     markeredgecolor=OKABE_ITO["orange"], markeredgewidth=2.5, zorder=4,
-                                     label="the current x")
-        self.w_arrow = ax.annotate("", xy=(0, 0), xytext=(0, 0), zorder=5,
-                                   arrowprops={"arrowstyle": "-|>", "color": OKABE_ITO["black"], "linewidth": 2})
-        self.w_label = ax.text(0, 0, "w", ha="center", va="center", zorder=5, fontstyle="italic", fontsize=12)
+        self.pos_patch = ax.fill(
+            [0, 0, 0], [0, 0, 0], color=OKABE_ITO["blue"], alpha=0.12, linewidth=0, zorder=0
+        )[0]
+        self.neg_patch = ax.fill(
+            [0, 0, 0], [0, 0, 0], color=OKABE_ITO["vermillion"], alpha=0.12, linewidth=0, zorder=0
+        )[0]
+        (self.before_line,) = ax.plot(
+            [],
+            [],
+            color="#777777",
+            linestyle="--",
+            linewidth=1.8,
+            zorder=2,
+            label="boundary before",
+        )
+        (self.after_line,) = ax.plot(
+            [], [], color=OKABE_ITO["black"], linewidth=2.2, zorder=2, label="boundary after"
+        )
+        (self.point_marker,) = ax.plot(
+            [],
+            [],
+            linestyle="none",
+            marker="o",
+            markersize=22,
+            markerfacecolor="none",
+            markeredgecolor=OKABE_ITO["orange"],
+            markeredgewidth=2.5,
+            zorder=4,
+            label="the current x",
+        )
+        self.w_arrow = ax.annotate(
+            "",
+            xy=(0, 0),
+            xytext=(0, 0),
+            zorder=5,
+            arrowprops={"arrowstyle": "-|>", "color": OKABE_ITO["black"], "linewidth": 2},
+        )
+        self.w_label = ax.text(
+            0, 0, "w", ha="center", va="center", zorder=5, fontstyle="italic", fontsize=12
+        )
         ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=9, frameon=False)
-        self.dynamic = ([self.pos_patch, self.neg_patch, *self.points, self.before_line, self.after_line,
-                         self.point_marker, self.w_arrow, self.w_label])
+        self.dynamic = [
+            self.pos_patch,
+            self.neg_patch,
+            *self.points,
+            self.before_line,
+            self.after_line,
+            self.point_marker,
+            self.w_arrow,
+            self.w_label,
+        ]
         self._blit = _Blit(self.fig, self.dynamic)
 
     # -- data -----------------------------------------------------------------------------------
     def refit(self):
         """Fit ``Perceptron(record=True)`` from the controls' values and show its history."""
-        model = Perceptron(eta=float(self.eta.value), max_iter=self.max_iter, order=self.order.value,
-                           rule=self.rule.value, random_state=self.random_state, record=True)
+        model = Perceptron(
+            eta=float(self.eta.value),
+            max_iter=self.max_iter,
+            order=self.order.value,
+            rule=self.rule.value,
+            random_state=self.random_state,
+            record=True,
+        )
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", V.ConvergenceWarning)
-            model.fit(self.X, self.y, coef_init=[self.w1_0.value, self.w2_0.value], intercept_init=self.b_0.value)
+            model.fit(
+                self.X,
+                self.y,
+                coef_init=[self.w1_0.value, self.w2_0.value],
+                intercept_init=self.b_0.value,
+            )
         self.model = model
         self.message = str(caught[-1].message) if caught else ""
         self._set_history(model.history_)
@@ -300,7 +413,9 @@ class Stepper:
 
     def _before(self, k):
         if k == 0:
-            return np.array([self.w1_0.value, self.w2_0.value], dtype=np.float64), float(self.b_0.value)
+            return np.array([self.w1_0.value, self.w2_0.value], dtype=np.float64), float(
+                self.b_0.value
+            )
         prev = self.history[k - 1]
         return prev.w.copy(), prev.b
 
@@ -323,10 +438,21 @@ class Stepper:
         k = int(self.slider.value)
         s = self.history[k]
         w_before, b_before = self._before(k)
-        self.state = {"step": k, "n_steps": len(self.history), "epoch": s.epoch, "index": s.index,
-                      "x": s.x.copy(), "y": s.y, "activation": s.activation, "y_hat": s.y_hat,
-                      "updated": s.updated, "w": s.w.copy(), "b": s.b, "w_before": w_before,
-                      "b_before": b_before}
+        self.state = {
+            "step": k,
+            "n_steps": len(self.history),
+            "epoch": s.epoch,
+            "index": s.index,
+            "x": s.x.copy(),
+            "y": s.y,
+            "activation": s.activation,
+            "y_hat": s.y_hat,
+            "updated": s.updated,
+            "w": s.w.copy(),
+            "b": s.b,
+            "w_before": w_before,
+            "b_before": b_before,
+        }
         self._draw()
         self.table.value = self._table_html()
         self.status.value = status_html(self.message)
@@ -367,9 +493,16 @@ class Stepper:
     def table_row(self):
         """The current step as the table's cells, in the order of ``COLUMNS``."""
         st = self.state
-        return [str(st["epoch"]), _vec(st["x"]), "+1" if st["y"] > 0 else "−1", _num(st["activation"]),
-                "+1" if st["y_hat"] > 0 else ("−1" if st["y_hat"] < 0 else _num(st["y_hat"])),
-                "yes" if st["updated"] else "no", _vec(st["w"]), _num(st["b"])]
+        return [
+            str(st["epoch"]),
+            _vec(st["x"]),
+            "+1" if st["y"] > 0 else "−1",
+            _num(st["activation"]),
+            "+1" if st["y_hat"] > 0 else ("−1" if st["y_hat"] < 0 else _num(st["y_hat"])),
+            "yes" if st["updated"] else "no",
+            _vec(st["w"]),
+            _num(st["b"]),
+        ]
 
     def _table_html(self):
         cell = "padding:2px 10px;text-align:center;border:1px solid #ddd"
@@ -377,16 +510,21 @@ class Stepper:
         colour = "#fbe3d6" if self.state["updated"] else "#ffffff"
         row = "".join(f"<td style='{cell}'>{html.escape(c)}</td>" for c in self.table_row())
         st = self.state
-        caption = (f"step {st['step'] + 1} of {st['n_steps']} · epoch {st['epoch']} · "
-                   f"{'update' if st['updated'] else 'no update'}")
-        return (f"<table style='border-collapse:collapse;font-family:monospace'>"
-                f"<caption style='text-align:left'>{html.escape(caption)}</caption><tr>{head}</tr>"
-                f"<tr style='background:{colour}'>{row}</tr></table>")
+        caption = (
+            f"step {st['step'] + 1} of {st['n_steps']} · epoch {st['epoch']} · "
+            f"{'update' if st['updated'] else 'no update'}"
+        )
+        return (
+            f"<table style='border-collapse:collapse;font-family:monospace'>"
+            f"<caption style='text-align:left'>{html.escape(caption)}</caption><tr>{head}</tr>"
+            f"<tr style='background:{colour}'>{row}</tr></table>"
+        )
 
     # -- display --------------------------------------------------------------------------------
     def display(self):
         """Show the widget (a notebook cell may also just end with it)."""
         from IPython.display import display
+
         display(self.box)
 
     def _repr_mimebundle_(self, **kwargs):

@@ -14,6 +14,7 @@ list), so the list is always the true count. axe's own image-alt rule is left to
 
 Run with `make test-browser` (PERCLIB_BROWSER_TESTS=1, the handouts built).
 """
+
 from __future__ import annotations
 
 import json
@@ -25,7 +26,8 @@ import pytest
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("PERCLIB_BROWSER_TESTS") != "1",
-    reason="needs chromium and the built handouts: run `make test-browser`")
+    reason="needs chromium and the built handouts: run `make test-browser`",
+)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -33,9 +35,11 @@ from build_handouts import CHROMIUM, CHROMIUM_ARGS, WAIT_RENDERED, PageWatch, se
 
 HANDOUTS = pathlib.Path(os.environ.get("PERCLIB_HANDOUTS", ROOT / "_build" / "handouts"))
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-PAGES = sorted(p.relative_to(HANDOUTS).as_posix()
-               for pattern in ("index.html", "html/*.html", "slides/*.slides.html")
-               for p in HANDOUTS.glob(pattern))
+PAGES = sorted(
+    p.relative_to(HANDOUTS).as_posix()
+    for pattern in ("index.html", "html/*.html", "slides/*.slides.html")
+    for p in HANDOUTS.glob(pattern)
+)
 BLOCKING = ("serious", "critical")
 
 # Images without alt text, per page: none since every notebook figure goes through
@@ -99,10 +103,20 @@ def test_page_passes_axe_and_has_alt_text(browser, base, page_path):
         assert watch.problems == []
     finally:
         page.close()
-    counts = {impact: sum(len(v["nodes"]) for v in violations if v["impact"] == impact)
-              for impact in ("critical", "serious", "moderate", "minor")}
-    print(json.dumps({"page": page_path, "axe": counts, "images_without_alt": len(no_alt),
-                      "rules": sorted({f"{v['impact']}:{v['id']}" for v in violations})}))
+    counts = {
+        impact: sum(len(v["nodes"]) for v in violations if v["impact"] == impact)
+        for impact in ("critical", "serious", "moderate", "minor")
+    }
+    print(
+        json.dumps(
+            {
+                "page": page_path,
+                "axe": counts,
+                "images_without_alt": len(no_alt),
+                "rules": sorted({f"{v['impact']}:{v['id']}" for v in violations}),
+            }
+        )
+    )
     blocking = [v for v in violations if v["impact"] in BLOCKING and v["id"] != "image-alt"]
     assert blocking == [], json.dumps(blocking, indent=1, ensure_ascii=False)
     image_alt = sum(len(v["nodes"]) for v in violations if v["id"] == "image-alt")

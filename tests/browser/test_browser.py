@@ -9,6 +9,7 @@ Headless Debian chromium driven by Playwright. Run with `make test-browser` (it 
 if missing and builds the handouts first); a plain `pytest tests` skips this module. Screenshots
 go to _build/browser/ (git-ignored).
 """
+
 from __future__ import annotations
 
 import json
@@ -27,16 +28,23 @@ import pytest
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("PERCLIB_BROWSER_TESTS") != "1",
-    reason="needs chromium, a JupyterLab server and the built handouts: run `make test-browser`")
+    reason="needs chromium, a JupyterLab server and the built handouts: run `make test-browser`",
+)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 from build_handouts import (  # noqa: E402
-    CHROMIUM, CHROMIUM_ARGS, PageWatch, raw_tex_in_pdf, serve)
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PageWatch,
+    raw_tex_in_pdf,
+    serve,
+)
 
 # The environment variables only exist to develop this test against other files.
-NOTEBOOK = pathlib.Path(os.environ.get("PERCLIB_BROWSER_NOTEBOOK",
-                                       ROOT / "notebooks" / "02_update_rule.ipynb"))
+NOTEBOOK = pathlib.Path(
+    os.environ.get("PERCLIB_BROWSER_NOTEBOOK", ROOT / "notebooks" / "02_update_rule.ipynb")
+)
 HANDOUTS = pathlib.Path(os.environ.get("PERCLIB_HANDOUTS", ROOT / "_build" / "handouts"))
 SHOTS = ROOT / "_build" / "browser"
 TIMEOUT = 90_000  # ms, for a whole notebook to run on a busy machine
@@ -59,8 +67,9 @@ def _free_port() -> int:
 
 
 def _api(base: str, token: str, path: str, method: str = "GET"):
-    request = urllib.request.Request(f"{base}{path}", method=method,
-                                     headers={"Authorization": f"token {token}"})
+    request = urllib.request.Request(
+        f"{base}{path}", method=method, headers={"Authorization": f"token {token}"}
+    )
     with urllib.request.urlopen(request, timeout=10) as response:
         body = response.read()
     return json.loads(body) if body else None
@@ -84,8 +93,9 @@ def _jupyterlab_server(tmp_path_factory):
     env = dict(os.environ)
     # The instructor's source version runs its hidden tests, which import the grader (labs/grader),
     # as the kernels nbgrader starts do (labs/nbgrader_config.py puts it on their PYTHONPATH).
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT / "labs" / "grader"), env.get("PYTHONPATH"))
-                                        if p)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(ROOT / "labs" / "grader"), env.get("PYTHONPATH")) if p
+    )
     for name in ("config", "data", "runtime"):
         env[f"JUPYTER_{name.upper()}_DIR"] = str(tmp / name)
     env["JUPYTERLAB_SETTINGS_DIR"] = str(tmp / "settings")
@@ -95,10 +105,19 @@ def _jupyterlab_server(tmp_path_factory):
     news = news / "notification.jupyterlab-settings"
     news.write_text('{"fetchNews": "false"}')  # no "get Jupyter news?" toast over the screenshots
     port, token = _free_port(), secrets.token_hex(16)
-    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-           "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
-           f"--ServerApp.root_dir={work}", "--LabApp.expose_app_in_browser=True",
-           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={work}",
+        "--LabApp.expose_app_in_browser=True",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
     if os.geteuid() == 0:
         cmd.append("--allow-root")
     log_path = tmp / "server.log"
@@ -106,9 +125,16 @@ def _jupyterlab_server(tmp_path_factory):
     server = subprocess.Popen(cmd, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        yield {"base": base, "token": token, "server": server, "log": log_path,
-               "paths": {"notebook": notebook.relative_to(work).as_posix(),
-                         "lab": lab.relative_to(work).as_posix()}}
+        yield {
+            "base": base,
+            "token": token,
+            "server": server,
+            "log": log_path,
+            "paths": {
+                "notebook": notebook.relative_to(work).as_posix(),
+                "lab": lab.relative_to(work).as_posix(),
+            },
+        }
     finally:
         try:  # shut the kernels down first, then the server, by its PID
             for kernel in _api(base, token, "/api/kernels") or []:
@@ -155,8 +181,11 @@ def stored_slider_values(notebook: pathlib.Path) -> list[int]:
     """The values of the Stepper sliders in the widget state stored with the notebook."""
     nb = json.loads(notebook.read_text())
     state = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    return sorted(m["state"]["value"] for m in state.values()
-                  if "perclib-stepper-slider" in m["state"].get("_dom_classes", []))
+    return sorted(
+        m["state"]["value"]
+        for m in state.values()
+        if "perclib-stepper-slider" in m["state"].get("_dom_classes", [])
+    )
 
 
 MATHS = """async () => {
@@ -267,9 +296,11 @@ RUN_ALL = """async (path) => {
 def run_in_jupyterlab(page, base, token, path):
     page.goto(f"{base}/lab/tree/{path}?token={token}")
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=TIMEOUT)
-    page.wait_for_function(f"""() => Array.from(window.jupyterapp.shell.widgets('main'))
+    page.wait_for_function(
+        f"""() => Array.from(window.jupyterapp.shell.widgets('main'))
                            .some(w => w.context && w.context.path === {json.dumps(path)})""",
-                           timeout=TIMEOUT)
+        timeout=TIMEOUT,
+    )
     assert page.evaluate(OPEN_NOTEBOOK, path) == "ready"
     result = page.evaluate(RUN_ALL, path)
     assert result["errors"] == [] and result["ok"] is True, result
@@ -288,8 +319,12 @@ def move_stepper(page, name):
     plot = stepper.locator("img").first
     readout = slider.locator(".widget-readout")
     expect(table).not_to_have_text("", timeout=TIMEOUT)
-    before = {"row": table.inner_text(), "src": plot.get_attribute("src"),
-              "png": plot.screenshot(), "value": readout.inner_text()}
+    before = {
+        "row": table.inner_text(),
+        "src": plot.get_attribute("src"),
+        "png": plot.screenshot(),
+        "value": readout.inner_text(),
+    }
     stepper.screenshot(path=SHOTS / f"{name}_before.png")
 
     track = slider.locator(".noUi-base").bounding_box()
@@ -304,8 +339,9 @@ def move_stepper(page, name):
     expect(readout).not_to_have_text(before["value"], timeout=TIMEOUT)
     expect(table).not_to_have_text(before["row"], timeout=TIMEOUT)
     expect(plot).not_to_have_attribute("src", before["src"], timeout=TIMEOUT)
-    page.wait_for_function("(img) => img.complete && img.naturalWidth > 0",
-                           arg=plot.element_handle())
+    page.wait_for_function(
+        "(img) => img.complete && img.naturalWidth > 0", arg=plot.element_handle()
+    )
     after = {"row": table.inner_text(), "png": plot.screenshot(), "value": readout.inner_text()}
     stepper.screenshot(path=SHOTS / f"{name}_after.png")
     page.screenshot(path=SHOTS / f"{name}_page.png")
@@ -321,8 +357,10 @@ def test_stepper_in_jupyterlab(jupyterlab, browser, which):
     try:
         run_in_jupyterlab(page, base, token, paths[which])
         before, after = move_stepper(page, pathlib.Path(paths[which]).stem)
-        print(f"{paths[which]}: step {before['value']} -> {after['value']}\n"
-              f"  {before['row']!r}\n  {after['row']!r}")
+        print(
+            f"{paths[which]}: step {before['value']} -> {after['value']}\n"
+            f"  {before['row']!r}\n  {after['row']!r}"
+        )
     finally:
         page.close()
 
@@ -398,10 +436,17 @@ def test_stepper_with_the_keyboard_alone(jupyterlab, browser):
         expect(readout).to_have_text(str(before[0] + 1), timeout=TIMEOUT)
         steps.append(("Enter on next ▶", before[0], int(readout.inner_text())))
         back_to(lambda s: s["role"] == "slider")  # past the slider's editable readout
-        last = int(stepper.locator(".perclib-stepper-slider .noUi-handle")
-                   .get_attribute("aria-valuemax").split(".")[0])
-        for key, want in (("ArrowRight", lambda was: was + 1), ("Home", lambda was: 0),
-                          ("End", lambda was: last), ("ArrowLeft", lambda was: last - 1)):
+        last = int(
+            stepper.locator(".perclib-stepper-slider .noUi-handle")
+            .get_attribute("aria-valuemax")
+            .split(".")[0]
+        )
+        for key, want in (
+            ("ArrowRight", lambda was: was + 1),
+            ("Home", lambda was: 0),
+            ("End", lambda was: last),
+            ("ArrowLeft", lambda was: last - 1),
+        ):
             was = int(readout.inner_text())
             page.keyboard.press(key)
             expect(readout).to_have_text(str(want(was)), timeout=TIMEOUT)

@@ -13,6 +13,7 @@ scikit-learn's implementations are blocked (a wrapper earns nothing), and return
 that names the kind of mistake without the inputs or the expected values. The test cell raises, so
 the traceback in the feedback shows no line of this package.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -29,8 +30,11 @@ import numpy as np
 CONFIG = pathlib.Path(__file__).resolve().parents[1] / "grading.json"
 # perclib's modules a student may use while a graded function runs: data, not algorithms.
 TOOLS = ("perclib.datasets", "perclib._validation", "perclib._format")
-SKLEARN = ("sklearn.linear_model._stochastic_gradient", "sklearn.linear_model._perceptron",
-           "sklearn.linear_model._passive_aggressive")
+SKLEARN = (
+    "sklearn.linear_model._stochastic_gradient",
+    "sklearn.linear_model._perceptron",
+    "sklearn.linear_model._passive_aggressive",
+)
 
 
 class Hint(Exception):
@@ -48,13 +52,17 @@ def seed():
 
 def rng_for(lab, test, salt=0):
     """The random generator of one hidden test: the seed, the lab, the test (and a salt)."""
-    return np.random.default_rng([seed(), zlib.crc32(lab.encode()), zlib.crc32(test.encode()), salt])
+    return np.random.default_rng(
+        [seed(), zlib.crc32(lab.encode()), zlib.crc32(test.encode()), salt]
+    )
 
 
 def run(lab, test, ns):
     """Run one hidden test on the namespace ``ns`` of the student's notebook; None or a hint."""
     # Under autograde the seed is written into the graded notebook, so any grade can be replayed.
-    recorded = seed() if os.environ.get("NBGRADER_EXECUTION") == "autograde" else "in grader/grading.json"
+    recorded = (
+        seed() if os.environ.get("NBGRADER_EXECUTION") == "autograde" else "in grader/grading.json"
+    )
     print(f"[grader] {lab}/{test}: hidden tests, the instructor's seed {recorded}")
     module = importlib.import_module(f"labgrader.{lab}")
     try:
@@ -62,8 +70,10 @@ def run(lab, test, ns):
     except Hint as failure:
         return f"hidden test {test} failed: {failure}"
     except Exception as error:  # never let a traceback through the grader's code reach the feedback
-        return (f"hidden test {test} failed: your code returned something the test could not use "
-                f"({type(error).__name__}); check the return value against the exercise's description")
+        return (
+            f"hidden test {test} failed: your code returned something the test could not use "
+            f"({type(error).__name__}); check the return value against the exercise's description"
+        )
     _isolate_visible(ns, getattr(module, "VISIBLE_DEPS", {}).get(test, {}))
     return None
 
@@ -76,6 +86,7 @@ def _isolate_visible(ns, deps):
     """
     try:
         from IPython import get_ipython
+
         shell = get_ipython()
     except ImportError:
         shell = None
@@ -97,14 +108,19 @@ def _stub(*args, **kwargs):
     # Runs with the blocked function's globals: only builtins are safe to name here.
     raise __import__("labgrader").Blocked(
         f"{__import__('sys')._getframe().f_code.co_qualname} is not available while your function is graded: "
-        "write the algorithm yourself instead of calling perclib or scikit-learn")
+        "write the algorithm yourself instead of calling perclib or scikit-learn"
+    )
 
 
 def _functions(module):
     """The functions and methods defined in a module, closures excepted."""
     for obj in list(vars(module).values()):
         found = []
-        if callable(obj) and getattr(obj, "__module__", None) == module.__name__ and hasattr(obj, "__code__"):
+        if (
+            callable(obj)
+            and getattr(obj, "__module__", None) == module.__name__
+            and hasattr(obj, "__code__")
+        ):
             found.append(obj)
         elif isinstance(obj, type) and obj.__module__ == module.__name__:
             for attr in vars(obj).values():
@@ -121,15 +137,21 @@ def _functions(module):
 
 def _algorithm_modules(allow=()):
     import perclib
+
     for info in pkgutil.walk_packages(perclib.__path__, "perclib."):
         if not info.name.startswith(("perclib.widgets", "perclib.plotting")):
             importlib.import_module(info.name)
     for name in SKLEARN:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
-    names = [n for n in list(sys.modules) if n == "perclib" or n.startswith("perclib.") or n in SKLEARN]
-    return [sys.modules[n] for n in sorted(names)
-            if not n.startswith(TOOLS) and not n.startswith(tuple(allow)) and sys.modules[n] is not None]
+    names = [
+        n for n in list(sys.modules) if n == "perclib" or n.startswith("perclib.") or n in SKLEARN
+    ]
+    return [
+        sys.modules[n]
+        for n in sorted(names)
+        if not n.startswith(TOOLS) and not n.startswith(tuple(allow)) and sys.modules[n] is not None
+    ]
 
 
 class Blocker:
@@ -148,8 +170,11 @@ class Blocker:
 
     def _set(self, on):
         for f, code in self.originals.items():
-            f.__code__ = (_stub.__code__.replace(co_name=code.co_name, co_qualname=code.co_qualname)
-                          if on else code)
+            f.__code__ = (
+                _stub.__code__.replace(co_name=code.co_name, co_qualname=code.co_qualname)
+                if on
+                else code
+            )
         self.active = on
 
     def __enter__(self):
@@ -206,8 +231,10 @@ class Grading:
         except Hint:
             raise
         except Exception as error:  # the student's code failed on a hidden input
-            raise Hint(f"{name} raised {type(error).__name__}: {error} on a hidden input; "
-                       "run it on the inputs the exercise describes and read the traceback") from None
+            raise Hint(
+                f"{name} raised {type(error).__name__}: {error} on a hidden input; "
+                "run it on the inputs the exercise describes and read the traceback"
+            ) from None
         finally:
             for key in swap:
                 self.ns.pop(key, None)
@@ -218,6 +245,7 @@ def _unblocked(blocker, f):
     def call(*args, **kwargs):
         with blocker.suspended():
             return f(*args, **kwargs)
+
     call.__name__ = getattr(f, "__name__", "reference")
     return call
 
@@ -236,7 +264,9 @@ def close(got, want, scale=1.0, rtol=1e-4):
     except (TypeError, ValueError):
         return False
     want = np.asarray(want, dtype=float)
-    return got.shape == want.shape and bool(np.all(np.abs(got - want) <= rtol * (scale + np.abs(want))))
+    return got.shape == want.shape and bool(
+        np.all(np.abs(got - want) <= rtol * (scale + np.abs(want)))
+    )
 
 
 def count_vector_changes(f, args, n_rows):

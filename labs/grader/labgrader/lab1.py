@@ -1,4 +1,5 @@
 """Hidden tests of lab 1: perceptron_step (4 points) and fit (4 points)."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -26,8 +27,17 @@ def ref_fit(X, y, eta=1.0, max_iter=100):
             a = float(np.dot(w, X[i]) + b)
             w, b, updated = ref_step(w, b, X[i], y[i], eta)
             updates += updated
-            history.append({"epoch": epoch, "index": i, "activation": a, "y_hat": 1.0 if a >= 0 else -1.0,
-                            "updated": updated, "w": w.copy(), "b": float(b)})
+            history.append(
+                {
+                    "epoch": epoch,
+                    "index": i,
+                    "activation": a,
+                    "y_hat": 1.0 if a >= 0 else -1.0,
+                    "updated": updated,
+                    "w": w.copy(),
+                    "b": float(b),
+                }
+            )
         if updates == 0:
             break
     return w, b, history
@@ -51,24 +61,34 @@ def _step_case(rng, kind):
 
 def _check_step(g, w, b, x, y, eta):
     w_before = w.copy()
-    out = as_tuple(g.call("perceptron_step", w, b, x, y, eta), 3, "perceptron_step",
-                   "(w_new, b_new, updated)")
+    out = as_tuple(
+        g.call("perceptron_step", w, b, x, y, eta), 3, "perceptron_step", "(w_new, b_new, updated)"
+    )
     if not np.array_equal(w, w_before):
-        raise Hint("your step changed the w it was given: return a new array (w + ...), do not write w += ...")
+        raise Hint(
+            "your step changed the w it was given: return a new array (w + ...), do not write w += ..."
+        )
     want = ref_step(w.astype(float), b, x.astype(float), y, eta)
     w_new, b_new, updated = out
     scale = 1.0 + abs(b) + eta * (np.abs(w).max() + np.abs(x).max())
     a_without_b = y * float(np.dot(w, x))
     if bool(updated) != want[2]:
         if want[2] and a_without_b > 0:
-            raise Hint("on a point that is a mistake only because of the bias you did not update: "
-                       "the activation is w.x + b, with the bias")
+            raise Hint(
+                "on a point that is a mistake only because of the bias you did not update: "
+                "the activation is w.x + b, with the bias"
+            )
         if not want[2] and a_without_b <= 0:
-            raise Hint("you updated on a point that is right once the bias counts: the activation is w.x + b")
-        raise Hint("a mistake (y*(w.x + b) <= 0) must update and return updated=True; a correct point "
-                   "must return updated=False" if want[2] else
-                   "you updated on a point that was already classified correctly: change w and b only when "
-                   "y*(w.x + b) <= 0")
+            raise Hint(
+                "you updated on a point that is right once the bias counts: the activation is w.x + b"
+            )
+        raise Hint(
+            "a mistake (y*(w.x + b) <= 0) must update and return updated=True; a correct point "
+            "must return updated=False"
+            if want[2]
+            else "you updated on a point that was already classified correctly: change w and b only when "
+            "y*(w.x + b) <= 0"
+        )
     if close(w_new, want[0], scale) and close(b_new, want[1], scale):
         return
     if not want[2]:
@@ -101,13 +121,21 @@ def test_step_tie(g):
         x = np.array([w[1], -w[0]]) * float(g.rng.integers(1, 4)) + float(g.rng.integers(-2, 3)) * w
         b = -float(np.dot(w, x))  # w.x + b = 0 exactly: the point lies on the boundary
         y, eta = float(g.rng.choice([-1.0, 1.0])), float(g.rng.choice([0.5, 1.0, 2.0]))
-        out = as_tuple(g.call("perceptron_step", w, b, x, y, eta), 3, "perceptron_step",
-                       "(w_new, b_new, updated)")
+        out = as_tuple(
+            g.call("perceptron_step", w, b, x, y, eta),
+            3,
+            "perceptron_step",
+            "(w_new, b_new, updated)",
+        )
         if not out[2]:
-            raise Hint("a point exactly on the boundary (y*a = 0) is a mistake too: update when "
-                       "y*(w.x + b) <= 0, not < 0")
+            raise Hint(
+                "a point exactly on the boundary (y*a = 0) is a mistake too: update when "
+                "y*(w.x + b) <= 0, not < 0"
+            )
         if not (close(out[0], w + eta * y * x) and close(out[1], b + eta * y)):
-            raise Hint("on the boundary the step must update as on any mistake: w + eta*y*x, b + eta*y")
+            raise Hint(
+                "on the boundary the step must update as on any mistake: w + eta*y*x, b + eta*y"
+            )
 
 
 def _fit_case(rng, converge=True):
@@ -128,8 +156,12 @@ def _fit_case(rng, converge=True):
 
 
 def _fit(g, X, y, eta, max_iter):
-    out = as_tuple(g.call("fit", X, y, eta=eta, max_iter=max_iter, deps={"perceptron_step": ref_step}),
-                   3, "fit", "(w, b, history)")
+    out = as_tuple(
+        g.call("fit", X, y, eta=eta, max_iter=max_iter, deps={"perceptron_step": ref_step}),
+        3,
+        "fit",
+        "(w, b, history)",
+    )
     history = out[2]
     if isinstance(history, (str, bytes, Mapping)) or not hasattr(history, "__len__"):
         raise Hint("history must be a list with one record per visited example")
@@ -148,18 +180,24 @@ def test_history_format(g):
             if not isinstance(rec, Mapping) or not KEYS <= set(rec):
                 raise Hint(f"every record must be a dict with (at least) the keys {sorted(KEYS)}")
             if rec["epoch"] != k // n + 1 or rec["index"] != k % n:
-                raise Hint("records must follow the visits: epochs count from 1 and each epoch visits the rows "
-                           "0, ..., n-1 in order")
+                raise Hint(
+                    "records must follow the visits: epochs count from 1 and each epoch visits the rows "
+                    "0, ..., n-1 in order"
+                )
             if not close(rec["x"], Xf[k % n]) or rec["y"] != y[k % n]:
                 raise Hint("each record's x and y must be the example visited")
             if rec["y_hat"] != (1 if rec["activation"] >= 0 else -1):
-                raise Hint("y_hat must be +1 when the activation is >= 0 and -1 otherwise (a point on the "
-                           "boundary predicts +1)")
+                raise Hint(
+                    "y_hat must be +1 when the activation is >= 0 and -1 otherwise (a point on the "
+                    "boundary predicts +1)"
+                )
         if len(history) % n:
             raise Hint("fit must finish every epoch it starts")
         ws = [rec["w"] for rec in history]
         if any(ws[k] is ws[k - 1] and history[k]["updated"] for k in range(1, len(ws))):
-            raise Hint("two records hold the same w object although w changed: store a copy, 'w': w.copy()")
+            raise Hint(
+                "two records hold the same w object although w changed: store a copy, 'w': w.copy()"
+            )
 
 
 def test_fit(g):
@@ -171,24 +209,42 @@ def test_fit(g):
         for mine, step in zip(history, ref):
             if not isinstance(mine, Mapping) or not KEYS <= set(mine):
                 raise Hint(f"every record must be a dict with (at least) the keys {sorted(KEYS)}")
-            if bool(mine["updated"]) != step["updated"] or not close(mine["w"], step["w"], scale) \
-                    or not close(mine["b"], step["b"], scale):
-                raise Hint("your history differs from the perceptron's: at some step your update, w or b is "
-                           "not the one PerceptronTrain makes (w = 0, b = 0 at the start, examples in order)")
+            if (
+                bool(mine["updated"]) != step["updated"]
+                or not close(mine["w"], step["w"], scale)
+                or not close(mine["b"], step["b"], scale)
+            ):
+                raise Hint(
+                    "your history differs from the perceptron's: at some step your update, w or b is "
+                    "not the one PerceptronTrain makes (w = 0, b = 0 at the start, examples in order)"
+                )
             if not close(mine["activation"], step["activation"], scale):
-                after = float(np.dot(step["w"], np.asarray(X, dtype=float)[mine["index"]]) + step["b"])
+                after = float(
+                    np.dot(step["w"], np.asarray(X, dtype=float)[mine["index"]]) + step["b"]
+                )
                 if step["updated"] and close(mine["activation"], after, scale):
-                    raise Hint("you recorded the activation after the step: record a = w.x + b before it")
-                raise Hint("a recorded activation is off: it is a = w.x + b, with the w and b before the step")
+                    raise Hint(
+                        "you recorded the activation after the step: record a = w.x + b before it"
+                    )
+                raise Hint(
+                    "a recorded activation is off: it is a = w.x + b, with the w and b before the step"
+                )
         if len(history) != len(ref):
             epochs = len(history) / n
             if ref[-1]["epoch"] == max_iter and epochs == max_iter - 1:
                 raise Hint("you ran max_iter - 1 epochs: run at most max_iter epochs")
-            raise Hint("your fit stops at the wrong epoch: stop after the first epoch without an update, or "
-                       "after max_iter epochs")
+            raise Hint(
+                "your fit stops at the wrong epoch: stop after the first epoch without an update, or "
+                "after max_iter epochs"
+            )
         if not (close(w, want_w, scale) and close(b, want_b, scale)):
-            raise Hint("fit must return the final (w, b), the same as the last record of the history")
+            raise Hint(
+                "fit must return the final (w, b), the same as the last record of the history"
+            )
 
 
 # The visible part of these test cells runs with the grader's versions of what the function builds on.
-VISIBLE_DEPS = {"test_history_format": {"perceptron_step": ref_step}, "test_fit": {"perceptron_step": ref_step}}
+VISIBLE_DEPS = {
+    "test_history_format": {"perceptron_step": ref_step},
+    "test_fit": {"perceptron_step": ref_step},
+}

@@ -1,4 +1,5 @@
 """Hidden tests of lab 2: novikoff_bound, count_updates, margin_experiment, summarize (2 points each)."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -14,24 +15,34 @@ PERCEPTRON = ("perclib.perceptron", "perclib._base", "perclib._engine", "perclib
 
 def _max_margin(X, y):
     from perclib.theory import max_margin
+
     return max_margin(X, y)
 
 
 def ref_bound(X, y):
     X = np.asarray(X, dtype=float)
-    R = float(np.sqrt(1.0 + np.max(np.sum(X ** 2, axis=1))))
+    R = float(np.sqrt(1.0 + np.max(np.sum(X**2, axis=1))))
     gamma = float(_max_margin(X, y)[2])
     return R, gamma, (R / gamma) ** 2
 
 
 def ref_counts(X, y, n_orders=5, random_state=0):
     from perclib import Perceptron
-    return np.array([Perceptron(order="shuffle", random_state=random_state + k, max_iter=10_000).fit(X, y).n_updates_
-                     for k in range(n_orders)], dtype=int)
+
+    return np.array(
+        [
+            Perceptron(order="shuffle", random_state=random_state + k, max_iter=10_000)
+            .fit(X, y)
+            .n_updates_
+            for k in range(n_orders)
+        ],
+        dtype=int,
+    )
 
 
 def ref_experiment(margins, n_samples=200, n_orders=5, random_state=0):
     from perclib.datasets import make_separable
+
     rows = []
     for m in margins:
         X, y = make_separable(n_samples, 2, margin=m, random_state=random_state)
@@ -43,16 +54,23 @@ def ref_experiment(margins, n_samples=200, n_orders=5, random_state=0):
 
 def ref_summary(table):
     lg = np.log(table["gamma"])
-    return {"bound_holds": bool(np.all(table["updates_max"] <= table["bound"])),
-            "bound_slope": float(np.polyfit(lg, np.log(table["bound"]), 1)[0]),
-            "updates_slope": float(np.polyfit(lg, np.log(table["updates_mean"]), 1)[0]),
-            "max_fraction": float(np.max(table["updates_max"] / table["bound"]))}
+    return {
+        "bound_holds": bool(np.all(table["updates_max"] <= table["bound"])),
+        "bound_slope": float(np.polyfit(lg, np.log(table["bound"]), 1)[0]),
+        "updates_slope": float(np.polyfit(lg, np.log(table["updates_mean"]), 1)[0]),
+        "max_fraction": float(np.max(table["updates_max"] / table["bound"])),
+    }
 
 
 def _data(rng):
     from perclib.datasets import make_separable
-    X, y = make_separable(int(rng.integers(10, 60)), int(rng.integers(1, 5)),
-                          margin=float(rng.uniform(0.03, 0.3)), random_state=int(rng.integers(2**31)))
+
+    X, y = make_separable(
+        int(rng.integers(10, 60)),
+        int(rng.integers(1, 5)),
+        margin=float(rng.uniform(0.03, 0.3)),
+        random_state=int(rng.integers(2**31)),
+    )
     X = X * float(rng.choice([0.5, 1.0, 3.0]))
     return (X.astype(np.float32) if rng.random() < 0.3 else X), y
 
@@ -60,18 +78,28 @@ def _data(rng):
 def test_bound(g):
     for _ in range(6):
         X, y = _data(g.rng)
-        R, gamma, bound = (float(v) for v in as_tuple(
-            g.call("novikoff_bound", X, y, deps={"max_margin": _max_margin}), 3, "novikoff_bound",
-            "(R, gamma, bound)"))
+        R, gamma, bound = (
+            float(v)
+            for v in as_tuple(
+                g.call("novikoff_bound", X, y, deps={"max_margin": _max_margin}),
+                3,
+                "novikoff_bound",
+                "(R, gamma, bound)",
+            )
+        )
         want = ref_bound(X, y)
         plain = float(np.sqrt(np.max(np.sum(np.asarray(X, dtype=float) ** 2, axis=1))))
         if close(R, plain) and not close(R, want[0]):
-            raise Hint("your R leaves out the bias coordinate: R is the largest norm of (1, x_i), "
-                       "sqrt(1 + max ||x_i||^2)")
+            raise Hint(
+                "your R leaves out the bias coordinate: R is the largest norm of (1, x_i), "
+                "sqrt(1 + max ||x_i||^2)"
+            )
         if not close(R, want[0]):
             raise Hint("R is off: R = max_i ||(1, x_i)|| = sqrt(1 + max_i ||x_i||^2)")
         if not close(gamma, want[1]):
-            raise Hint("gamma is off: take it from max_margin(X, y), the third of the values it returns")
+            raise Hint(
+                "gamma is off: take it from max_margin(X, y), the third of the values it returns"
+            )
         if close(bound, want[0] / want[1]):
             raise Hint("your bound is R/gamma: Novikoff's bound is its square, (R/gamma)**2")
         if not close(bound, want[2]):
@@ -80,6 +108,7 @@ def test_bound(g):
 
 def test_count_updates(g):
     from perclib import Perceptron
+
     for _ in range(4):
         X, y = _data(g.rng)
         n_orders, rs = int(g.rng.integers(2, 5)), int(g.rng.integers(1000))
@@ -93,31 +122,59 @@ def test_count_updates(g):
             raise Hint("count_updates must return one count per order, an array of length n_orders")
         if np.array_equal(counts, want):
             continue
-        epochs = [Perceptron(order="shuffle", random_state=rs + k, max_iter=10_000).fit(X, y).n_iter_
-                  for k in range(n_orders)]
+        epochs = [
+            Perceptron(order="shuffle", random_state=rs + k, max_iter=10_000).fit(X, y).n_iter_
+            for k in range(n_orders)
+        ]
         if np.array_equal(counts, epochs):
-            raise Hint("you counted epochs (n_iter_), not updates: the bound is on updates, n_updates_")
+            raise Hint(
+                "you counted epochs (n_iter_), not updates: the bound is on updates, n_updates_"
+            )
         if np.all(counts == counts[0]) and np.any(want != want[0]):
             raise Hint("all your runs gave the same count: run k uses random_state + k")
-        raise Hint("your counts are not the updates of Perceptron(order='shuffle', "
-                   "random_state=random_state + k, max_iter=10_000), k = 0, ..., n_orders - 1")
+        raise Hint(
+            "your counts are not the updates of Perceptron(order='shuffle', "
+            "random_state=random_state + k, max_iter=10_000), k = 0, ..., n_orders - 1"
+        )
 
 
 def test_experiment(g):
     for _ in range(2):
-        margins = tuple(sorted(g.rng.choice([0.3, 0.2, 0.1, 0.05, 0.03], size=3, replace=False), reverse=True))
-        n, n_orders, rs = int(g.rng.integers(30, 70)), int(g.rng.integers(2, 4)), int(g.rng.integers(1000))
-        table = g.call("margin_experiment", margins, n_samples=n, n_orders=n_orders, random_state=rs,
-                       deps={"novikoff_bound": ref_bound, "count_updates": ref_counts, "max_margin": _max_margin})
+        margins = tuple(
+            sorted(g.rng.choice([0.3, 0.2, 0.1, 0.05, 0.03], size=3, replace=False), reverse=True)
+        )
+        n, n_orders, rs = (
+            int(g.rng.integers(30, 70)),
+            int(g.rng.integers(2, 4)),
+            int(g.rng.integers(1000)),
+        )
+        table = g.call(
+            "margin_experiment",
+            margins,
+            n_samples=n,
+            n_orders=n_orders,
+            random_state=rs,
+            deps={
+                "novikoff_bound": ref_bound,
+                "count_updates": ref_counts,
+                "max_margin": _max_margin,
+            },
+        )
         if not isinstance(table, Mapping) or not set(COLUMNS) <= set(table):
-            raise Hint(f"margin_experiment must return a dict with (at least) the keys {list(COLUMNS)}")
+            raise Hint(
+                f"margin_experiment must return a dict with (at least) the keys {list(COLUMNS)}"
+            )
         want = ref_experiment(margins, n, n_orders, rs)
         for key in COLUMNS:
             if not close(table[key], want[key]):
                 if key == "updates_max" and close(table[key], want["updates_mean"]):
-                    raise Hint("table['updates_max'] holds the mean: it is the largest count over the orders")
-                raise Hint(f"table[{key!r}] is off: one entry per margin, in the order of margins, from data "
-                           "drawn with make_separable(n_samples, 2, margin=m, random_state=random_state)")
+                    raise Hint(
+                        "table['updates_max'] holds the mean: it is the largest count over the orders"
+                    )
+                raise Hint(
+                    f"table[{key!r}] is off: one entry per margin, in the order of margins, from data "
+                    "drawn with make_separable(n_samples, 2, margin=m, random_state=random_state)"
+                )
 
 
 def _table(rng):
@@ -128,8 +185,14 @@ def _table(rng):
     upd = np.round(mean * rng.uniform(1.0, 2.0, size=k))
     if rng.random() < 0.5:
         upd[-1] = np.ceil(bound[-1] * 1.1)
-    return {"margin": gamma, "gamma": gamma, "R": np.ones(k), "bound": bound, "updates_max": upd,
-            "updates_mean": mean}
+    return {
+        "margin": gamma,
+        "gamma": gamma,
+        "R": np.ones(k),
+        "bound": bound,
+        "updates_max": upd,
+        "updates_mean": mean,
+    }
 
 
 def test_summarize(g):
@@ -143,8 +206,10 @@ def test_summarize(g):
             raise Hint("bound_holds must be True exactly when updates_max <= bound at every margin")
         for key in ("bound_slope", "updates_slope"):
             if not close(got[key], want[key]):
-                raise Hint(f"{key} is off: the slope of a straight-line fit of the log of the column against "
-                           "log(gamma), np.polyfit(np.log(gamma), np.log(column), 1)[0]")
+                raise Hint(
+                    f"{key} is off: the slope of a straight-line fit of the log of the column against "
+                    "log(gamma), np.polyfit(np.log(gamma), np.log(column), 1)[0]"
+                )
         if not close(got["max_fraction"], want["max_fraction"]):
             raise Hint("max_fraction is off: the largest updates_max / bound over the margins")
 
