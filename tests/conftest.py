@@ -8,3 +8,27 @@ import pytest
 def _close_figures():
     yield
     plt.close("all")
+
+
+@pytest.fixture(scope="session")
+def install_into():
+    """Install packages into another environment's Python: ``install_into(python, *args, env=)``.
+
+    uv (which `make` puts in the venv) when it is there, several times faster than pip; pip
+    otherwise. Both resolve against the same index and install the same packages.
+    """
+    import pathlib
+    import subprocess
+    import sys
+
+    uv = pathlib.Path(sys.executable).with_name("uv")
+
+    def install(python, *args, env=None):
+        if uv.exists():
+            cmd = [str(uv), "pip", "install", "--quiet", "--python", str(python), *args]
+        else:
+            cmd = [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet"]
+            cmd += list(args)
+        subprocess.run(cmd, check=True, env=env)
+
+    return install

@@ -131,26 +131,13 @@ print(perclib.__version__, jupyterlab.__version__, sklearn.__version__, model.sc
 
 
 @slow
-def test_a_fresh_venv_built_from_environment_yml_imports_and_fits(tmp_path):
+def test_a_fresh_venv_built_from_environment_yml_imports_and_fits(tmp_path, install_into):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     env["MPLBACKEND"] = "Agg"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "--python",
-            str(python),
-            "install",
-            "--quiet",
-            *pip_requirements(_environment()),
-        ],
-        check=True,
-        env=env,
-    )
+    install_into(python, *pip_requirements(_environment()), env=env)
     result = subprocess.run(
         [str(python), "-c", SMOKE], capture_output=True, text=True, cwd=tmp_path, env=env
     )

@@ -132,13 +132,17 @@ def release(test):
 
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist")
-    subprocess.run(
-        [sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(ROOT)],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
+    """The wheel and the sdist: those `make release` built into PERCLIB_DIST, or built here."""
+    if os.environ.get("PERCLIB_DIST"):
+        out = pathlib.Path(os.environ["PERCLIB_DIST"])
+    else:
+        out = tmp_path_factory.mktemp("dist")
+        subprocess.run(
+            [sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(ROOT)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
     wheels, sdists = list(out.glob("*.whl")), list(out.glob("*.tar.gz"))
     assert len(wheels) == 1 and len(sdists) == 1, sorted(p.name for p in out.iterdir())
     return wheels[0], sdists[0]
@@ -200,18 +204,14 @@ print(perclib.__version__, pathlib.Path(perclib.__file__).parent.parent.name,
 
 
 @release
-def test_the_wheel_installs_imports_and_fits_in_a_fresh_venv(dist, tmp_path):
+def test_the_wheel_installs_imports_and_fits_in_a_fresh_venv(dist, tmp_path, install_into):
     wheel, _ = dist
     venv = tmp_path / "venv"
     # A venv of its own (no system site-packages); the shared pip installs into it.
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", str(wheel)],
-        check=True,
-        env=env,
-    )
+    install_into(python, str(wheel), env=env)
     result = subprocess.run(
         [str(python), "-I", "-c", FIT], capture_output=True, text=True, cwd=tmp_path, env=env
     )
