@@ -1,13 +1,15 @@
 """Benchmark perclib's fast paths against scikit-learn and against perclib's own reference loop.
 
 Run with ``make bench`` (not part of ``make test``). It writes a markdown table to
-``benchmarks/results.md`` and into README.md between ``<!-- bench:start -->`` and ``<!-- bench:end -->``.
+``benchmarks/results.md`` and into README.md between ``<!-- bench:start -->`` and
+``<!-- bench:end -->``.
 
 * The main comparison: Perceptron fit to convergence on a separable 100k x 100 float64 dataset with
   margin 0.1, against ``sklearn.linear_model.Perceptron(shuffle=False, tol=None)`` run for the same
   number of epochs (the two are bit-identical, which is checked), and against the reference
   per-sample loop (``_reference = True``).
-* AveragedPerceptron against ``SGDClassifier(loss="perceptron", average=True)``, same data and epochs.
+* AveragedPerceptron against ``SGDClassifier(loss="perceptron", average=True)``, same data and
+  epochs.
 * MulticlassPerceptron on the digits, fast path against the reference loop.
 * One pass over X (``X.sum()``, einsum, BLAS ``X @ w``): the least an epoch can cost.
 * Peak memory during fit (tracemalloc) against ``X.nbytes``.
@@ -15,8 +17,8 @@ Run with ``make bench`` (not part of ``make test``). It writes a markdown table 
 
 Runs alternate between the contenders (A, B, C, A, B, C, ...) so that a burst of load on this shared
 machine hits all of them, and the table reports medians. BLAS and OpenMP are pinned to one thread.
-Options: ``--repeats N``, ``--ref-repeats N`` (runs of the slow reference loops), ``--quick`` (3 repeats,
-one reference run, no nbval), ``--no-nbval``, ``--no-write``.
+Options: ``--repeats N``, ``--ref-repeats N`` (runs of the slow reference loops), ``--quick``
+(3 repeats, one reference run, no nbval), ``--no-nbval``, ``--no-write``.
 """
 
 from __future__ import annotations
@@ -60,7 +62,8 @@ def quiet(fn):
 
 
 def alternate(contenders, repeats, slow=None, slow_repeats=0):
-    """Time each contender ``repeats`` times, interleaved; return {name: (wall times, cpu times, result)}.
+    """Time each contender ``repeats`` times, interleaved; return
+    {name: (wall times, cpu times, result)}.
 
     The ``slow`` contenders run only in the first ``slow_repeats`` rounds, still interleaved.
     """
@@ -233,7 +236,8 @@ def nbval_suite():
 
 
 def _children_cpu():
-    """CPU seconds of finished child processes (pytest and the kernels it started and waited for)."""
+    """CPU seconds of finished child processes (pytest and the kernels it started and waited
+    for)."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
 
@@ -266,59 +270,70 @@ def table(main, avg, mc, mem, nb, repeats, ref_repeats, load, scan):
     msw, msc = _pair(mc, "sklearn")
     lines = [
         f"Measured {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC on "
-        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores shared with other jobs "
-        f"(load average {load[0]:.1f} at the start, {load[1]:.1f} at the end), Python "
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores shared with "
+        f"other jobs (load average {load[0]:.1f} at the start, {load[1]:.1f} at the end), Python "
         f"{platform.python_version()}, numpy {np.__version__}, scikit-learn {sklearn.__version__}, "
-        "`OPENBLAS_NUM_THREADS=1`. Each cell: the median wall-clock time of alternated runs, then in "
-        "brackets the median CPU time of the same runs (on a loaded machine wall time also counts "
-        "the wait for a core; CPU time counts only the work). Ratios likewise.",
+        "`OPENBLAS_NUM_THREADS=1`. Each cell: the median wall-clock time of alternated runs, then "
+        "in brackets the median CPU time of the same runs (on a loaded machine wall time also "
+        "counts the wait for a core; CPU time counts only the work). Ratios likewise.",
         "",
-        f"Main comparison: `Perceptron` on `make_separable({N:_}, {D}, margin={MARGIN}, random_state={SEED})` "
+        "Main comparison: `Perceptron` on "
+        f"`make_separable({N:_}, {D}, margin={MARGIN}, random_state={SEED})` "
         f"(float64, {N * D * 8 / 1e6:.0f} MB), fit to convergence: {main['epochs']} epochs, "
         f"{main['updates']} updates. Bit-identical weights: perclib = scikit-learn "
-        f"{'yes' if main['identical'] else 'NO'}; perclib = reference loop (coef_, intercept_, mistakes_, "
-        f"n_iter_, n_updates_) {'yes' if main['ref_identical'] else 'NO'}.",
+        f"{'yes' if main['identical'] else 'NO'}; perclib = reference loop (coef_, intercept_, "
+        f"mistakes_, n_iter_, n_updates_) {'yes' if main['ref_identical'] else 'NO'}.",
         "",
         "| Benchmark | perclib | Compared with | Their time | Ratio | Target | Met? |",
         "|---|---|---|---|---|---|---|",
-        f"| Perceptron fit, {main['epochs']} epochs ({repeats} runs each) | {fmt_s(pw)} ({fmt_s(pc)}) | "
-        f"scikit-learn `Perceptron(shuffle=False, tol=None, max_iter={main['epochs']})` | {fmt_s(sw)} ({fmt_s(sc)}) | "
+        f"| Perceptron fit, {main['epochs']} epochs ({repeats} runs each) | "
+        f"{fmt_s(pw)} ({fmt_s(pc)}) | "
+        f"scikit-learn `Perceptron(shuffle=False, tol=None, max_iter={main['epochs']})` | "
+        f"{fmt_s(sw)} ({fmt_s(sc)}) | "
         f"{pw / sw:.2f}x ({pc / sc:.2f}x) | <= 1.0x | {verdict(pw / sw <= 1.0, pc / sc <= 1.0)} |",
-        f"| Perceptron fit, same | {fmt_s(pw)} ({fmt_s(pc)}) | reference per-sample loop, whole fit, not "
-        f"extrapolated ({ref_repeats} runs) | {fmt_s(rw)} ({fmt_s(rc)}) | {rw / pw:.0f}x faster ({rc / pc:.0f}x) | "
+        f"| Perceptron fit, same | {fmt_s(pw)} ({fmt_s(pc)}) | reference per-sample loop, whole "
+        f"fit, not extrapolated ({ref_repeats} runs) | {fmt_s(rw)} ({fmt_s(rc)}) | "
+        f"{rw / pw:.0f}x faster ({rc / pc:.0f}x) | "
         f">= 15x faster | {verdict(rw / pw >= 15, rc / pc >= 15)} |",
         f"| AveragedPerceptron, {AVERAGED_EPOCHS} epochs ({repeats} runs each; training accuracy "
         f"{avg['accuracy']['perclib']:.4f}) | {fmt_s(aw)} ({fmt_s(ac)}) | "
-        f"`SGDClassifier(loss='perceptron', penalty=None, learning_rate='constant', eta0=1, average=True, "
-        f"shuffle=False, tol=None, max_iter={AVERAGED_EPOCHS})` (training accuracy {avg['accuracy']['sklearn']:.4f}) | "
+        "`SGDClassifier(loss='perceptron', penalty=None, learning_rate='constant', eta0=1, "
+        f"average=True, shuffle=False, tol=None, max_iter={AVERAGED_EPOCHS})` "
+        f"(training accuracy {avg['accuracy']['sklearn']:.4f}) | "
         f"{fmt_s(gw)} ({fmt_s(gc)}) | {aw / gw:.2f}x ({ac / gc:.2f}x) | <= 1.5x | "
         f"{verdict(aw / gw <= 1.5, ac / gc <= 1.5)} |",
-        f"| AveragedPerceptron, same | {fmt_s(aw)} ({fmt_s(ac)}) | reference loop, whole fit ({ref_repeats} runs; "
-        f"bit-identical: {'yes' if avg['ref_identical'] else 'NO'}) | {fmt_s(arw)} ({fmt_s(arc)}) | "
+        f"| AveragedPerceptron, same | {fmt_s(aw)} ({fmt_s(ac)}) | reference loop, whole fit "
+        f"({ref_repeats} runs; bit-identical: {'yes' if avg['ref_identical'] else 'NO'}) | "
+        f"{fmt_s(arw)} ({fmt_s(arc)}) | "
         f"{arw / aw:.0f}x faster ({arc / ac:.0f}x) | - | - |",
-        f"| MulticlassPerceptron on digits (1797 x 64, 10 classes), {mc['epochs']} epochs to convergence, "
-        f"{mc['updates']} updates | {fmt_s(mw)} ({fmt_s(mcpu)}) | reference loop ({ref_repeats} runs; bit-identical: "
-        f"{'yes' if mc['identical'] else 'NO'}) | {fmt_s(mrw)} ({fmt_s(mrc)}) | {mrw / mw:.1f}x faster "
+        f"| MulticlassPerceptron on digits (1797 x 64, 10 classes), {mc['epochs']} epochs to "
+        f"convergence, {mc['updates']} updates | {fmt_s(mw)} ({fmt_s(mcpu)}) | reference loop "
+        f"({ref_repeats} runs; bit-identical: {'yes' if mc['identical'] else 'NO'}) | "
+        f"{fmt_s(mrw)} ({fmt_s(mrc)}) | {mrw / mw:.1f}x faster "
         f"({mrc / mcpu:.1f}x) | - | - |",
-        f"| MulticlassPerceptron on digits, same | {fmt_s(mw)} ({fmt_s(mcpu)}) | scikit-learn `Perceptron` "
+        f"| MulticlassPerceptron on digits, same | {fmt_s(mw)} ({fmt_s(mcpu)}) | "
+        "scikit-learn `Perceptron` "
         f"one-vs-rest, same epochs (a different model, for scale) | {fmt_s(msw)} ({fmt_s(msc)}) | "
         f"{mw / msw:.2f}x ({mcpu / msc:.2f}x) | - | - |",
     ]
     mb = mem["nbytes"]
     lines.append(
-        f"| Peak memory during fit (tracemalloc), X float64 C-contiguous | {mem['float64'] / mb:.3f} x X.nbytes "
-        f"(shuffle: {mem['float64 shuffle'] / mb:.3f}; averaged: {mem['averaged'] / mb:.3f}) | scikit-learn | "
-        f"{mem['sklearn float64'] / mb:.3f} x X.nbytes | - | no copy of X (< 1x) | "
+        "| Peak memory during fit (tracemalloc), X float64 C-contiguous | "
+        f"{mem['float64'] / mb:.3f} x X.nbytes "
+        f"(shuffle: {mem['float64 shuffle'] / mb:.3f}; averaged: {mem['averaged'] / mb:.3f}) | "
+        f"scikit-learn | {mem['sklearn float64'] / mb:.3f} x X.nbytes | - | no copy of X (< 1x) | "
         f"{verdict(max(mem['float64'], mem['float64 shuffle'], mem['averaged']) < mb)} |"
     )
     lines.append(
-        f"| Peak memory, X float32 (one float64 conversion expected) | {mem['float32'] / mb:.3f} x float64 X.nbytes "
+        "| Peak memory, X float32 (one float64 conversion expected) | "
+        f"{mem['float32'] / mb:.3f} x float64 X.nbytes "
         f"| - | - | - | one conversion (< 2x) | {verdict(mem['float32'] < 2 * mb)} |"
     )
     if nb is not None:
         lines.append(
-            f"| nbval suite (`pytest --nbval --nbval-current-env notebooks`, {len(nb['notebooks'])} notebooks: "
-            f"{nb['summary']}) | {fmt_s(nb['wall'])} ({fmt_s(nb['cpu'])}) | - | - | - | <= 120 s | "
+            "| nbval suite (`pytest --nbval --nbval-current-env notebooks`, "
+            f"{len(nb['notebooks'])} notebooks: {nb['summary']}) | "
+            f"{fmt_s(nb['wall'])} ({fmt_s(nb['cpu'])}) | - | - | - | <= 120 s | "
             f"{verdict(nb['wall'] <= 120, nb['cpu'] <= 120)} |"
         )
     gbs = {k: X_BYTES / v / 1e9 for k, v in scan.items()}
@@ -327,9 +342,10 @@ def table(main, avg, mc, mem, nb, repeats, ref_repeats, load, scan):
         f"One pass over X, the least an epoch can cost (medians of {3 * repeats} alternated runs): "
         f"`X.sum()` {scan['sum'] * 1e3:.1f} ms ({gbs['sum']:.0f} GB/s), "
         f"`np.einsum('ij,j->i', X, w)` {scan['einsum'] * 1e3:.1f} ms ({gbs['einsum']:.0f} GB/s), "
-        f"BLAS `X @ w` {scan['blas'] * 1e3:.1f} ms ({gbs['blas']:.0f} GB/s). scikit-learn's epoch takes "
-        f"about {sw / main['epochs'] * 1e3:.1f} ms; the fast scan streams each chunk with einsum and "
-        "scores again with BLAS only the rows after a mistake, which are then in the cache.",
+        f"BLAS `X @ w` {scan['blas'] * 1e3:.1f} ms ({gbs['blas']:.0f} GB/s). scikit-learn's epoch "
+        f"takes about {sw / main['epochs'] * 1e3:.1f} ms; the fast scan streams each chunk with "
+        "einsum and scores again with BLAS only the rows after a mistake, which are then in the "
+        "cache.",
     ]
     lines += [
         "",

@@ -1,8 +1,9 @@
-"""Naive against lazy averaging of the perceptron on sparse, text-like data (notebook 06, section 3).
+"""Naive against lazy averaging of the perceptron on sparse, text-like data (notebook 06,
+section 3).
 
-Run: ``python benchmarks/bench_sparse_average.py`` (not part of ``make test``). Both runs make the same
-perceptron updates; they differ only in how the average is kept. Runs alternate (naive, lazy, naive,
-...) and the medians are reported, with the ratio measured in the same run.
+Run: ``python benchmarks/bench_sparse_average.py`` (not part of ``make test``). Both runs make the
+same perceptron updates; they differ only in how the average is kept. Runs alternate (naive, lazy,
+naive, ...) and the medians are reported, with the ratio measured in the same run.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ a control moves: the observer recomputes the widget's ``state``, moves the chang
 them over the cached background (Agg) and encodes the PNG that the browser shows. It is timed from
 setting the control's value to the return of that assignment, headlessly (no browser round trip).
 
-Each case is warmed up, then redrawn ``--repeats`` times (default 300) with a value that differs from
-the previous one, so that every assignment really redraws. The table gives the median, the 90th
+Each case is warmed up, then redrawn ``--repeats`` times (default 300) with a value that differs
+from the previous one, so that every assignment really redraws. The table gives the median, the 90th
 percentile and the maximum of the wall time, in ms, and the median CPU time of this process (on a
 shared, loaded machine the wall time also counts the time spent waiting for a core, so the CPU time
 is the widget's own cost). The verdict compares the wall-time median with the budget; the exit
@@ -101,7 +101,8 @@ def main(argv=None):
         f"budget {BUDGET_MS:g} ms per redraw\n"
     )
     print(
-        "| case | size | wall median ms | wall p90 ms | wall max ms | CPU median ms | PNG bytes | within budget |"
+        "| case | size | wall median ms | wall p90 ms | wall max ms | CPU median ms | PNG bytes "
+        "| within budget |"
     )
     print("|---|---|---:|---:|---:|---:|---:|---|")
     slow = False
@@ -109,7 +110,8 @@ def main(argv=None):
         ok = np.median(wall) <= BUDGET_MS
         slow |= not ok and "refit" not in name
         print(
-            f"| {name} | {size} | {np.median(wall):.1f} | {np.percentile(wall, 90):.1f} | {wall.max():.1f} | "
+            f"| {name} | {size} | {np.median(wall):.1f} | {np.percentile(wall, 90):.1f} | "
+            f"{wall.max():.1f} | "
             f"{np.median(cpu):.1f} | {png} | {'yes' if ok else 'NO'} |"
         )
     return 1 if slow else 0

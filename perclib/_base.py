@@ -45,7 +45,8 @@ AT_LEAST_ONE = _NotBool(Integral, 1, None, closed="left")
 RANDOM_STATE = [None, _NotBool(Integral, 0, None, closed="left"), np.random.Generator]
 
 
-#: The orders and update rules of Perceptron and PocketPerceptron (the others take cyclic or shuffle).
+#: The orders and update rules of Perceptron and PocketPerceptron
+#: (the others take cyclic or shuffle).
 ORDER_AND_RULE = {"order": [StrOptions(set(V.ORDERS))], "rule": [StrOptions(set(V.RULES))]}
 
 
@@ -119,7 +120,8 @@ class BaseModel(ClassifierMixin, BaseEstimator):
     _private_learned = ("_rng", "_state")  # learned by fit, but not part of the public answer
 
     def _forget(self):
-        """Drop every attribute a previous fit learned: the ones ending in _ and the private state."""
+        """Drop every attribute a previous fit learned:
+        the ones ending in _ and the private state."""
         for name in [
             k
             for k in vars(self)
@@ -164,7 +166,8 @@ class BaseModel(ClassifierMixin, BaseEstimator):
         return classes
 
     def _encode(self, y):
-        """y as indices into ``classes_``, or a ValueError naming the labels that are not classes."""
+        """y as indices into ``classes_``,
+        or a ValueError naming the labels that are not classes."""
         k = np.clip(np.searchsorted(self.classes_, y), 0, self.classes_.shape[0] - 1)
         unknown = self.classes_[k] != y
         if np.any(unknown):
@@ -206,7 +209,8 @@ class BinaryLinearModel(BaseModel):
     """A linear classifier h(x) = sign(w.x + b) with ``classes_[1]`` as the +1 class."""
 
     def _online_start(self, n_features, first):
-        """The (w, b) a partial_fit starts from: 0 on the first call (after ``_begin``), else a copy."""
+        """The (w, b) a partial_fit starts from:
+        0 on the first call (after ``_begin``), else a copy."""
         if first:
             self._begin()
             return np.zeros(n_features), 0.0
@@ -219,7 +223,8 @@ class BinaryLinearModel(BaseModel):
         return X @ self.coef_ + self.intercept_
 
     def predict(self, X):
-        """``classes_[1]`` where w.x + b >= 0, else ``classes_[0]`` (sign(0) = +1, as in the course).
+        """``classes_[1]`` where w.x + b >= 0, else ``classes_[0]``
+        (sign(0) = +1, as in the course).
 
         scikit-learn's linear models send an activation of exactly 0 to ``classes_[0]``;
         the course's h(x) = sign(w.x + b) with sign(0) = +1 sends it to ``classes_[1]``.

@@ -9,9 +9,9 @@ A mistake is decided by the sign of the activation ``a = w.x + b``. scikit-learn
 left to right (``sgd_fast``), while ``numpy.dot`` may sum in another order. The two differ only
 when ``|a|`` is within rounding error of zero, so :func:`activation` uses the fast ``numpy.dot``
 and falls back to the left-to-right sum in exactly those cases. Every order of summation lies within
-``gamma_d * sum_j |w_j x_j| <= gamma_d * ||w|| ||x||`` of the exact value (``gamma_d ~ d * eps / 2``),
-so outside twice that band both orders give the same sign. This keeps perclib bit-identical to
-scikit-learn without giving up ``numpy.dot``.
+``gamma_d * sum_j |w_j x_j| <= gamma_d * ||w|| ||x||`` of the exact value
+(``gamma_d ~ d * eps / 2``), so outside twice that band both orders give the same sign. This keeps
+perclib bit-identical to scikit-learn without giving up ``numpy.dot``.
 
 At any scale
 ------------
@@ -111,7 +111,8 @@ def _tie_band(w_norm, x_norm, n_features):
 
 
 def check_finite_update(w, b):
-    """Raise a clear ``ValueError`` when an update made w or b overflow (scikit-learn raises too)."""
+    """Raise a clear ``ValueError`` when an update made w or b overflow
+    (scikit-learn raises too)."""
     if not (math.isfinite(b) and np.isfinite(w).all()):
         raise ValueError(
             "Floating-point overflow: an update made the weights or the intercept infinite, so no "

@@ -6,10 +6,10 @@ The reference (:func:`perclib._engine.train`, and the loops written out in ``ave
 
 1. Score a window of upcoming examples with one matrix-vector product ``X[window] @ w + b`` under
    the current weights. A cyclic chunk read from memory for the first time in an epoch is scored
-   whole by ``np.einsum("ij,j->i", rows, w)``; the windows after a mistake, whose rows are then in the
-   cache, by BLAS (``rows @ w``). On the benchmark's machine BLAS's ``dgemv`` streams a 100-column
-   ``X`` from memory at about 10 GB/s and einsum's kernel at about 20 GB/s, near ``X.sum()``'s speed,
-   while from the cache BLAS is the faster of the two.
+   whole by ``np.einsum("ij,j->i", rows, w)``; the windows after a mistake, whose rows are then in
+   the cache, by BLAS (``rows @ w``). On the benchmark's machine BLAS's ``dgemv`` streams a
+   100-column ``X`` from memory at about 10 GB/s and einsum's kernel at about 20 GB/s, near
+   ``X.sum()``'s speed, while from the cache BLAS is the faster of the two.
 2. Jump to the first example the reference updates on, and make exactly the reference's update
    (``w += c * x``, ``b += c``: the same floating-point operations).
 3. Continue after it. The window follows the mistake rate: it doubles after a clean window and
@@ -126,7 +126,8 @@ class _Scan:
         )  # w is updated in place: always current
         for lo in range(0, n, self.chunk):
             hi = min(lo + self.chunk, n)
-            # a cyclic chunk's rows are still in memory, unless its norms were just computed from them
+            # a cyclic chunk's rows are still in memory,
+            # unless its norms were just computed from them
             fresh = order is None and self._normed >= hi
             rows, ys, norms, idx = self._rows(order, lo, hi)
             m = rows.shape[0]
@@ -212,7 +213,7 @@ def train(
     n_updates = 0
     converged = False
     epoch = 0
-    for epoch in range(1, max_iter + 1):
+    for epoch in range(1, max_iter + 1):  # noqa: B007 (epoch is returned after the loop)
         if order == "random-mistake":
             # one scan of all the data (vectorised, ties settled as the reference does), one update
             a_all = scores(X, scan.w, scan.b, scan.norms())
@@ -302,8 +303,8 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
     A window's scores ``X[window] @ W.T + b`` are summed in another order than the reference's
     ``W @ x + b``, but each lies within ``(d + 1) eps/2 ||w_k|| ||x|| + eps/2 |b_k|`` of the exact
     score (plus second-order terms), and so does the reference's. Where the true class beats every
-    other by more than four such errors (we ask for 16), the reference's argmax is the true class too;
-    every other example is scored again exactly as the reference scores it (``W @ x + b``, then
+    other by more than four such errors (we ask for 16), the reference's argmax is the true class
+    too; every other example is scored again exactly as the reference scores it (``W @ x + b``, then
     ``argmax``). The window follows the mean gap between mistakes, as in the binary scan.
     """
     n, d = X.shape

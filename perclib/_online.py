@@ -21,7 +21,8 @@ from ._engine import activation, epoch_indices, is_mistake, step_size
 
 
 def csr(X):
-    """X as CSR with sorted, summed indices (a copy when X is not already so; X is never changed)."""
+    """X as CSR with sorted, summed indices
+    (a copy when X is not already so; X is never changed)."""
     X = sp.csr_matrix(X) if not sp.isspmatrix_csr(X) and not isinstance(X, sp.csr_array) else X
     if not X.has_canonical_format:
         X = X.copy()
@@ -56,7 +57,8 @@ def epochs(
     """Run up to ``max_iter`` epochs from (w, b) in place; return (b, mistakes, converged).
 
     ``average`` is None (the plain perceptron) or a dict with CIML's ``u``, ``beta`` and ``c``,
-    updated in place. With ``stop_when_clean`` training ends after the first epoch without an update.
+    updated in place. With ``stop_when_clean`` training ends after the first epoch without an
+    update.
     """
     pairs, norms = rows(X)
     mistakes, converged = [], False

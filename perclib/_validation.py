@@ -1,7 +1,8 @@
-"""Input checks for perclib's functions (the models use scikit-learn's ``validate_data``, see ``_base``).
+"""Input checks for perclib's functions (the models use scikit-learn's ``validate_data``,
+see ``_base``).
 
-Every check raises a ``ValueError`` whose message says what is wrong and, where it helps, what to do.
-Nothing passed in is modified: arrays are read, and copied before anything is written.
+Every check raises a ``ValueError`` whose message says what is wrong and, where it helps, what to
+do. Nothing passed in is modified: arrays are read, and copied before anything is written.
 """
 
 from __future__ import annotations
@@ -108,7 +109,8 @@ def binary_classes(y, model_name):
             f"{model_name} needs exactly 2 classes in y; got {classes.shape[0]} "
             f"class{'es' if classes.shape[0] != 1 else ''}: {_show(classes)}."
             + (
-                " Only binary classification is supported: use MulticlassPerceptron for more than two."
+                " Only binary classification is supported: "
+                "use MulticlassPerceptron for more than two."
                 if classes.shape[0] > 2
                 else ""
             )
@@ -121,7 +123,8 @@ def encode_binary(y, classes):
     unknown = ~np.isin(y, classes)
     if np.any(unknown):
         raise ValueError(
-            f"y holds labels {_show(np.unique(y[unknown]))} that are not in classes {_show(classes)}."
+            f"y holds labels {_show(np.unique(y[unknown]))} "
+            f"that are not in classes {_show(classes)}."
         )
     return np.where(y == classes[1], 1.0, -1.0)
 
@@ -168,7 +171,8 @@ def check_random_state(seed):
     if seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)):
         if seed is not None and seed < 0:
             raise ValueError(
-                f"random_state must be None, a non-negative integer or a numpy Generator; got {seed!r}."
+                "random_state must be None, a non-negative integer or a numpy Generator; "
+                f"got {seed!r}."
             )
         return np.random.default_rng(seed)
     if isinstance(seed, np.random.Generator):
@@ -196,7 +200,8 @@ def check_init(coef_init, intercept_init, n_features, shape=None):
         b = np.array(intercept_init, dtype=np.float64)
         if b.shape != bshape and not (bshape == () and b.shape == (1,)):
             raise ValueError(
-                f"intercept_init must have shape {bshape if bshape else '() (a number)'}; got {b.shape}."
+                f"intercept_init must have shape {bshape if bshape else '() (a number)'}; "
+                f"got {b.shape}."
             )
         b = b.reshape(bshape)
         if not np.all(np.isfinite(b)):

@@ -23,9 +23,9 @@ class AveragedPerceptron(OnlineMixin, BinaryLinearModel):
                 c += 1
         return w - u/c,  b - beta/c
 
-    The bookkeeping costs O(nonzeros of x) per update, not O(d) per example, yet the result equals the average of
-    the iterates w_0, w_1, ..., w_T (w_t is the weight after t visited examples, T = c - 1), to
-    float tolerance; the tests check it against that naive average.
+    The bookkeeping costs O(nonzeros of x) per update, not O(d) per example, yet the result equals
+    the average of the iterates w_0, w_1, ..., w_T (w_t is the weight after t visited examples,
+    T = c - 1), to float tolerance; the tests check it against that naive average.
 
     That is the case the trick exists for: on text features (a ``scipy.sparse`` X, most entries
     zero) an update touches only the nonzero features, and the result is the dense run's, bit for

@@ -75,7 +75,8 @@ def make_separable(
 
 
 def make_noisy(n_samples=100, n_features=2, flip=0.1, *, margin=0.0, random_state=None):
-    """Separable data (see :func:`make_separable`) with each label flipped with probability ``flip``.
+    """Separable data (see :func:`make_separable`)
+    with each label flipped with probability ``flip``.
 
     >>> X, y = make_noisy(200, flip=0.1, random_state=1)
     >>> X.shape
@@ -149,7 +150,8 @@ def _sklearn_datasets():
 
 
 def load_breast_cancer():
-    """Wisconsin breast cancer (569 x 30, bundled with scikit-learn); y is 1 (benign) or 0 (malignant).
+    """Wisconsin breast cancer (569 x 30, bundled with scikit-learn);
+    y is 1 (benign) or 0 (malignant).
 
     >>> X, y = load_breast_cancer()
     >>> X.shape, sorted(set(y.tolist()))

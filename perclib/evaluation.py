@@ -43,8 +43,8 @@ def _binary_data(X, y, name):
 def iterate_average(X, y, *, max_iter=10, eta=1.0, first=0):
     """The naive average of the perceptron's iterates: keep every w_t, then average them.
 
-    The perceptron (margin rule, cyclic order, w_0 = 0, b_0 = 0) runs ``max_iter`` epochs; w_t is the
-    weight vector after t visited examples, t = 0, 1, ..., T with T = max_iter * n_samples.
+    The perceptron (margin rule, cyclic order, w_0 = 0, b_0 = 0) runs ``max_iter`` epochs; w_t is
+    the weight vector after t visited examples, t = 0, 1, ..., T with T = max_iter * n_samples.
     ``first=0`` averages w_0, ..., w_T (CIML's average, T + 1 vectors); ``first=1`` averages
     w_1, ..., w_T (scikit-learn's ``SGDClassifier(average=True)``, T vectors).
 
@@ -140,9 +140,9 @@ def epoch_errors(
     """The test error of the four answers after each epoch of one perceptron run.
 
     One run of the perceptron (margin rule, w and b from 0) over ``X_train`` keeps, at once:
-    the last iterate (w, b); the voted perceptron's iterates and survival counts; CIML's running sums
-    u, beta, c for the average; and the pocket weights (fewest training mistakes so far). After each
-    epoch the test error of each answer is recorded. The answer after e epochs is the one the
+    the last iterate (w, b); the voted perceptron's iterates and survival counts; CIML's running
+    sums u, beta, c for the average; and the pocket weights (fewest training mistakes so far). After
+    each epoch the test error of each answer is recorded. The answer after e epochs is the one the
     corresponding perclib model gives with ``max_iter=e`` (same ``order`` and ``random_state``).
 
     Parameters
@@ -256,7 +256,8 @@ def split_task(X, y, *, test_size=0.3, standardize=True):
     """A seeded task: ``task(seed)`` splits (X, y) at random into train and test.
 
     With ``standardize`` each feature is centred and scaled by the training part's mean and standard
-    deviation (features constant on the training part are only centred). The inputs are not modified.
+    deviation (features constant on the training part are only centred).
+    The inputs are not modified.
 
     >>> from perclib.datasets import load_breast_cancer
     >>> X_train, y_train, X_test, y_test = split_task(*load_breast_cancer())(seed=0)
@@ -327,7 +328,8 @@ class ErrorCurves:
 
 
 def error_curves(task, *, n_seeds=20, max_epochs=20, eta=1.0, order="shuffle", first_seed=0):
-    """Run :func:`epoch_errors` on ``task(seed)`` for ``n_seeds`` seeds; return :class:`ErrorCurves`.
+    """Run :func:`epoch_errors` on ``task(seed)`` for ``n_seeds`` seeds;
+    return :class:`ErrorCurves`.
 
     Seed s draws the data (``task(s)``) and the visiting order (``random_state=s``), for
     s = first_seed, ..., first_seed + n_seeds - 1.
@@ -369,7 +371,8 @@ def error_curves(task, *, n_seeds=20, max_epochs=20, eta=1.0, order="shuffle", f
 
 
 def prediction_cost(model):
-    """What predicting one example costs a fitted binary model: vectors, multiplications, numbers kept.
+    """What predicting one example costs a fitted binary model:
+    vectors, multiplications, numbers kept.
 
     A voted perceptron keeps K weight vectors (with biases and counts) and computes K dot products
     and K count-times-sign products per prediction; a linear model (last iterate, averaged, pocket)
@@ -402,8 +405,8 @@ def prediction_cost(model):
 def confusion_matrix(y_true, y_pred, *, labels=None):
     """Counts C[i, j] of examples of true class ``labels[i]`` predicted as ``labels[j]``.
 
-    As ``sklearn.metrics.confusion_matrix``: ``labels`` defaults to the sorted union of the labels in
-    ``y_true`` and ``y_pred``; pairs with a label outside ``labels`` are not counted.
+    As ``sklearn.metrics.confusion_matrix``: ``labels`` defaults to the sorted union of the labels
+    in ``y_true`` and ``y_pred``; pairs with a label outside ``labels`` are not counted.
 
     >>> confusion_matrix([0, 1, 2, 2], [0, 2, 2, 2])
     array([[1, 0, 0],

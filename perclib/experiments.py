@@ -2,7 +2,8 @@
 
 Every experiment is seeded (``random_state``) and returns a dict of NumPy arrays, so a notebook
 only calls it, prints a summary and plots it. All of theory lives in the augmented space z = (1, x):
-R = max ||(1, x)|| and gamma* is the margin of the best unit (w, b) (:func:`perclib.theory.max_margin`).
+R = max ||(1, x)|| and gamma* is the margin of the best unit (w, b)
+(:func:`perclib.theory.max_margin`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ def _count(value, name, minimum=1):
 
 
 def _fit_quietly(model, X, y):
-    """Fit, turning a ConvergenceWarning into the model's ``converged_`` flag (which it also sets)."""
+    """Fit, turning a ConvergenceWarning into the model's ``converged_`` flag
+    (which it also sets)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", V.ConvergenceWarning)
         return model.fit(X, y)
@@ -360,7 +362,8 @@ def _fit_pla(X, y, rng, max_iter=1_000_000):
 
 
 def lfd_experiment(n_samples=10, n_runs=1000, *, method="exact", n_test=10000, random_state=0):
-    """Learning From Data (homework 1 of the Caltech course): PLA on N random points of a random line.
+    """Learning From Data (homework 1 of the Caltech course):
+    PLA on N random points of a random line.
 
     Each run draws a target f (:func:`perclib.datasets.make_lfd`), runs PLA from w = 0 picking a
     uniformly random misclassified point each iteration (``order="random-mistake"``) until no
@@ -368,7 +371,8 @@ def lfd_experiment(n_samples=10, n_runs=1000, *, method="exact", n_test=10000, r
     :func:`disagreement`) or on ``n_test`` fresh points (``method="monte-carlo"``).
 
     Returns ``iterations`` (updates until convergence, the book's count), ``disagreement`` and
-    ``converged`` (all True: separable data, max_iter is effectively unlimited), each of shape (n_runs,).
+    ``converged`` (all True: separable data, max_iter is effectively unlimited), each of shape
+    (n_runs,).
     """
     n = _count(n_samples, "n_samples")
     runs = _count(n_runs, "n_runs")
@@ -405,8 +409,8 @@ def weight_cycle(X, y, *, max_iter=20):
     weight vector repeats, the run cycles forever with that period.
 
     Returns ``weights`` (n_epochs, 1 + d), ``first`` (the epoch, counted from 1, where the repeated
-    vector was first seen; None if no repeat within ``max_iter`` or if the run converged), ``period`` (epochs per cycle, or
-    None) and ``updates_per_epoch``.
+    vector was first seen; None if no repeat within ``max_iter`` or if the run converged),
+    ``period`` (epochs per cycle, or None) and ``updates_per_epoch``.
     """
     clf = _fit_quietly(Perceptron(max_iter=_count(max_iter, "max_iter"), record=True), X, y)
     ends = {}
@@ -482,9 +486,11 @@ def pocket_vs_last(
     order="shuffle",
     random_state=0,
 ):
-    """Train and test error of the pocket weights against the last iterate, one noisy data set per seed.
+    """Train and test error of the pocket weights against the last iterate,
+    one noisy data set per seed.
 
-    Returns arrays of shape (n_seeds,): ``train_pocket``, ``test_pocket``, ``train_last``, ``test_last``.
+    Returns arrays of shape (n_seeds,): ``train_pocket``, ``test_pocket``, ``train_last``,
+    ``test_last``.
     """
     seeds = _count(n_seeds, "n_seeds")
     rng = V.check_random_state(random_state)

@@ -127,8 +127,9 @@ class MulticlassPerceptron(OnlineMixin, BaseModel):
         self.converged_ = converged or self.converged_
         if not self.average and not converged:
             warnings.warn(
-                f"MulticlassPerceptron stopped after max_iter={self.max_iter} epochs without an epoch free of "
-                "mistakes: the classes may not be linearly separable, or it needs more epochs.",
+                f"MulticlassPerceptron stopped after max_iter={self.max_iter} epochs "
+                "without an epoch free of mistakes: the classes may not be linearly separable, "
+                "or it needs more epochs.",
                 V.ConvergenceWarning,
                 stacklevel=3,
             )
@@ -153,7 +154,8 @@ class MulticlassPerceptron(OnlineMixin, BaseModel):
             self.history_ = []
 
     def _epochs(self, X, yi, max_iter, *, stop_when_clean):
-        """The reference loop: ``max_iter`` epochs from the state in ``_state``; (mistakes, converged)."""
+        """The reference loop: ``max_iter`` epochs from the state in ``_state``;
+        (mistakes, converged)."""
         eta, fit_intercept, st = float(self.eta), self.fit_intercept, self._state
         W, b, U, beta = st["W"], st["b"], st["U"], st["beta"]
         history = self.history_ if self.record else None
@@ -188,7 +190,8 @@ class MulticlassPerceptron(OnlineMixin, BaseModel):
         return np.array(mistakes, dtype=np.int64), converged
 
     def _keep(self, mistakes):
-        """The learned attributes from the state: the last iterate, or the average of the iterates."""
+        """The learned attributes from the state:
+        the last iterate, or the average of the iterates."""
         st = self._state
         W, b = st["W"], st["b"]
         self.last_coef_, self.last_intercept_ = W.copy(), b.copy()

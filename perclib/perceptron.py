@@ -131,8 +131,9 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
         if not self.converged_:
             warnings.warn(
                 f"Perceptron stopped after max_iter={self.max_iter} "
-                f"{'iterations' if self.order == 'random-mistake' else 'epochs'} without an epoch free of "
-                "mistakes: the data may not be linearly separable, or it needs more epochs.",
+                f"{'iterations' if self.order == 'random-mistake' else 'epochs'} "
+                "without an epoch free of mistakes: the data may not be linearly separable, "
+                "or it needs more epochs.",
                 V.ConvergenceWarning,
                 stacklevel=3,
             )

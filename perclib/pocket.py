@@ -22,8 +22,8 @@ class PocketPerceptron(BinaryLinearModel):
     Parameters
     ----------
     eta, max_iter, order, rule, fit_intercept, random_state
-        As in :class:`Perceptron`. Running out of ``max_iter`` is expected here, so no warning is given;
-        ``converged_`` tells whether an epoch was free of mistakes.
+        As in :class:`Perceptron`. Running out of ``max_iter`` is expected here, so no warning is
+        given; ``converged_`` tells whether an epoch was free of mistakes.
 
     Attributes
     ----------
@@ -31,7 +31,8 @@ class PocketPerceptron(BinaryLinearModel):
     pocket_mistakes_ : int
         Training mistakes of the pocket weights.
     last_coef_, last_intercept_ : the last iterate of the perceptron.
-    classes_, n_features_in_, n_iter_, n_updates_, converged_, mistakes_ : as in :class:`Perceptron`.
+    classes_, n_features_in_, n_iter_, n_updates_, converged_, mistakes_ : as in
+        :class:`Perceptron`.
 
     Examples
     --------

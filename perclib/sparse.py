@@ -1,10 +1,11 @@
 """Sparse, text-like data and the averaged perceptron on it: why CIML's lazy trick matters.
 
 On a bag-of-words problem each example has a few non-zero features out of many. The perceptron's
-update touches only those (O(nnz)); the naive average adds the whole current w to a running sum after
-every example (O(d) each time); CIML's lazy trick (w - u/c) adds c·y·x to u on updates only (O(nnz)).
-:func:`averaged_sparse` runs either and counts the scalar additions into the averaging sums, so the
-cost can be compared exactly (the wall-clock comparison is in ``benchmarks/bench_sparse_average.py``).
+update touches only those (O(nnz)); the naive average adds the whole current w to a running sum
+after every example (O(d) each time); CIML's lazy trick (w - u/c) adds c·y·x to u on updates only
+(O(nnz)). :func:`averaged_sparse` runs either and counts the scalar additions into the averaging
+sums, so the cost can be compared exactly (the wall-clock comparison is in
+``benchmarks/bench_sparse_average.py``).
 
 >>> X, y = make_sparse_text(50, 200, words=5, random_state=0)
 >>> w_lazy, b_lazy, ops_lazy = averaged_sparse(X, y, max_iter=2, lazy=True)
@@ -26,8 +27,9 @@ __all__ = ["make_sparse_text", "averaged_sparse"]
 def make_sparse_text(n_samples=2000, n_features=5000, *, words=20, random_state=None):
     """A text-like binary problem: each example "contains" ``words`` distinct features (value 1).
 
-    Features follow a Zipf-like frequency (a few common words, many rare ones); the label is the sign
-    of a hidden sparse weight vector's score (ties to +1). Returns ``(X, y)`` with X a CSR matrix.
+    Features follow a Zipf-like frequency (a few common words, many rare ones); the label is the
+    sign of a hidden sparse weight vector's score (ties to +1). Returns ``(X, y)`` with X a CSR
+    matrix.
     """
     n = V.check_max_iter(n_samples, "n_samples")
     d = V.check_max_iter(n_features, "n_features")
@@ -49,9 +51,9 @@ def make_sparse_text(n_samples=2000, n_features=5000, *, words=20, random_state=
 def averaged_sparse(X, y, *, max_iter=5, lazy=True):
     """The averaged perceptron (CIML's, eta = 1, cyclic order) on a CSR matrix.
 
-    Returns ``(w, b, additions)``: the average of w_0..w_T, b_0..b_T and the number of scalar additions
-    made into the averaging sums (lazy: into u and beta on updates; naive: into the running sum of w
-    and b after every example).
+    Returns ``(w, b, additions)``: the average of w_0..w_T, b_0..b_T and the number of scalar
+    additions made into the averaging sums (lazy: into u and beta on updates; naive: into the
+    running sum of w and b after every example).
     """
     if not sparse.issparse(X):
         raise ValueError("X must be a scipy.sparse matrix (use AveragedPerceptron for dense data).")

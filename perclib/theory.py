@@ -76,7 +76,8 @@ def _min_norm_point(P, *, max_steps=None):
 
 
 def _wolfe(lowest, key0, point0, scale, max_steps):
-    """Wolfe's algorithm over a polytope given by ``lowest(x) -> (key, vertex minimising vertex.x)``.
+    """Wolfe's algorithm over a polytope given by
+    ``lowest(x) -> (key, vertex minimising vertex.x)``.
 
     The vertices are never listed: only those in the current support are kept (with their keys),
     so the polytope may have far more vertices than fit in memory (the difference of two hulls).
@@ -228,7 +229,8 @@ def perceptron_loss(y, a):
 
 
 def perceptron_criterion(X, y, w, b):
-    """The perceptron criterion L(w, b) = sum_i max(0, -y_i (w.x_i + b)); convex and piecewise linear."""
+    """The perceptron criterion L(w, b) = sum_i max(0, -y_i (w.x_i + b));
+    convex and piecewise linear."""
     X, ys, _ = _signed_augmented(X, y)
     return float(np.sum(perceptron_loss(ys, X @ np.asarray(w, dtype=np.float64) + b)))
 

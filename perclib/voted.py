@@ -33,7 +33,8 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
     counts_ : ndarray of shape (K,)
         The survival counts c_k (c_1 is 0 when the first example is a mistake).
     last_coef_, last_intercept_ : the last iterate w_K, b_K.
-    classes_, n_features_in_, n_iter_, n_updates_, converged_, mistakes_ : as in :class:`Perceptron`.
+    classes_, n_features_in_, n_iter_, n_updates_, converged_, mistakes_ : as in
+        :class:`Perceptron`.
 
     Examples
     --------
@@ -92,7 +93,8 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
         self._keep(np.concatenate([self.mistakes_, self._epochs(X, y, 1)]))
 
     def _epochs(self, X, y, max_iter):
-        """The reference loop: ``max_iter`` epochs from the state in ``_state``; the updates per epoch."""
+        """The reference loop: ``max_iter`` epochs from the state in ``_state``;
+        the updates per epoch."""
         st, eta = self._state, float(self.eta)
         x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
         w, b, c = st["w"], st["b"], st["c"]

@@ -40,7 +40,8 @@ def test_every_symbol_of_the_table_is_defined_once():
 
 @pytest.mark.parametrize("name, mappings", [("01", 1), ("02", 0), ("03", 3)])
 def test_no_old_names_for_the_augmented_vectors(name, mappings):
-    """03 maps the lecture's theta onto w~ (in its outline, its notation section and its summary)."""
+    """03 maps the lecture's theta onto w~
+    (in its outline, its notation section and its summary)."""
     text = _markdown(name)
     if BEGIN in text:
         text = text.replace(_table(text), "")

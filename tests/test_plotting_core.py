@@ -77,7 +77,7 @@ def test_plot_data_bad_input():
         plot_data(np.zeros((2, 2)), [1])
 
 
-# -- the geometry: boundary_segment and halfplanes ----------------------------------------------------
+# -- the geometry: boundary_segment and halfplanes -----------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -128,7 +128,7 @@ def test_halfplanes_degenerate_cases():
         halfplanes((np.nan, 1.0), 0.0, (-1, 1), (-1, 1))
 
 
-# -- plot_decision_boundary -------------------------------------------------------------------------
+# -- plot_decision_boundary ----------------------------------------------------------------------
 
 
 def test_decision_boundary_line_shading_and_normal_arrow():
@@ -182,7 +182,7 @@ def test_decision_boundary_options_and_zero_w():
         plot_decision_boundary((1.0, 1.0, 1.0), 0.0)
 
 
-# -- plot_update -------------------------------------------------------------------------------------
+# -- plot_update ---------------------------------------------------------------------------------
 
 
 def arrows(ax):
@@ -241,7 +241,7 @@ def test_plot_update_bad_input():
         plot_update((1.0, 1.0), 1, (0, 0, 0), 0, (1, 1), 1)
 
 
-# -- plot_mistakes, plot_classes, plot_decision_regions ---------------------------------------------------
+# -- plot_mistakes, plot_classes, plot_decision_regions ------------------------------------------
 
 
 def test_plot_mistakes_bars():

@@ -313,7 +313,8 @@ WAIT_RENDERED = """async (mathjaxLoaded) => {
     await until(() => window.MathJax && MathJax.startup && MathJax.startup.promise, 20000);
     await MathJax.startup.promise;
   }
-  const views = document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]');
+  const views = document.querySelectorAll(\
+'script[type="application/vnd.jupyter.widget-view+json"]');
   await until(() => Array.from(views).every(v => {
     const area = v.previousElementSibling;
     return area && area.classList.contains('widget-subarea') && area.childElementCount > 0;
@@ -482,7 +483,8 @@ def write_index(notebooks, out, pdfs) -> None:
         )
     (out / "index.html").write_text(f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>The perceptron course: handouts</title>
-<style>body{{font-family:sans-serif;max-width:52em;margin:2em auto;}}td{{padding:.3em .8em;}}</style>
+<style>body{{font-family:sans-serif;max-width:52em;margin:2em auto;}}\
+td{{padding:.3em .8em;}}</style>
 </head><body><main>
 <h1>The perceptron course: handouts</h1>
 <p>Built from the notebooks' stored outputs. Everything here works offline.

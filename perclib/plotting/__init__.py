@@ -1,4 +1,5 @@
-"""Figures for the course (see :mod:`perclib.plotting.core` for the conventions every figure follows).
+"""Figures for the course
+(see :mod:`perclib.plotting.core` for the conventions every figure follows).
 
 Every helper takes ``ax=None``, draws on it or on a new axes, and returns the axes.
 """

@@ -19,7 +19,8 @@ from matplotlib.ticker import MaxNLocator
 
 from .. import _validation as V
 
-#: Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour-vision deficiency.
+#: Okabe & Ito (2008), "Color Universal Design":
+#: distinguishable with every common colour-vision deficiency.
 OKABE_ITO = {
     "orange": "#E69F00",
     "sky": "#56B4E9",
@@ -49,7 +50,8 @@ def _ax(ax):
 
 
 def _data_plane(ax, xlim=None, ylim=None):
-    """The (x1, x2) plane of the data: limits (when given), axis labels, equal aspect; returns ax."""
+    """The (x1, x2) plane of the data:
+    limits (when given), axis labels, equal aspect; returns ax."""
     if xlim is not None:
         ax.set_xlim(xlim)
     if ylim is not None:
@@ -117,7 +119,8 @@ def _limits(ax, xlim, ylim):
 
 
 def boundary_segment(w, b, xlim, ylim):
-    """The two ends of the line w.x + b = 0 inside the box xlim x ylim, or None if it misses the box."""
+    """The two ends of the line w.x + b = 0 inside the box xlim x ylim,
+    or None if it misses the box."""
     w = _check_w(w)
     (x0, x1), (y0, y1) = xlim, ylim
     pts = []
@@ -362,7 +365,8 @@ def plot_mistakes(mistakes, ax=None, *, label="updates"):
 
 
 def plot_classes(X, y, ax=None, *, s=50):
-    """Scatter 2-D data of several classes, each with its own colour and marker. Returns the axes."""
+    """Scatter 2-D data of several classes, each with its own colour and marker.
+    Returns the axes."""
     X = V.check_array(X)
     if X.shape[1] != 2:
         raise ValueError(f"plot_classes draws 2-D data; X has {X.shape[1]} features.")

@@ -40,8 +40,8 @@ def plot_error_curves(curves, ax=None, *, methods=None, band=True, ylabel="test 
 
     Parameters
     ----------
-    curves : :class:`perclib.evaluation.ErrorCurves`, or a dict of arrays of shape (n_seeds, n_epochs)
-        (a 1-D array counts as one seed).
+    curves : :class:`perclib.evaluation.ErrorCurves`, or a dict of arrays of shape
+        (n_seeds, n_epochs) (a 1-D array counts as one seed).
     methods : list of str, optional
         Which methods to draw, in order (default: all).
     band : bool, default=True
@@ -101,9 +101,9 @@ def _limits_of(X, pad=0.1):
 def plot_boundaries(models, X, y, ax=None, *, xlim=None, ylim=None, resolution=300):
     """The decision boundaries of several fitted binary models over 2-D data.
 
-    A model with a 1-D ``coef_`` (last iterate, averaged, pocket) has the line w.x + b = 0; any other
-    model (the voted perceptron) is drawn as the edge of the region it predicts as +1, found on a
-    ``resolution`` x ``resolution`` grid. Names in :data:`METHOD_STYLES` get their style.
+    A model with a 1-D ``coef_`` (last iterate, averaged, pocket) has the line w.x + b = 0; any
+    other model (the voted perceptron) is drawn as the edge of the region it predicts as +1, found
+    on a ``resolution`` x ``resolution`` grid. Names in :data:`METHOD_STYLES` get their style.
 
     Parameters
     ----------
@@ -143,8 +143,8 @@ def plot_boundaries(models, X, y, ax=None, *, xlim=None, ylim=None, resolution=3
                 zorder=2,
             )
         else:
-            # in chunks: a voted perceptron holds one vector per update, and a grid times all of them at
-            # once would need a large temporary array
+            # in chunks: a voted perceptron holds one vector per update, and a grid times all of
+            # them at once would need a large temporary array
             pred = np.concatenate(
                 [model.predict(grid[i : i + 1024]) for i in range(0, len(grid), 1024)]
             )
