@@ -8,8 +8,8 @@ of the points: the order is read from the student's rows.
 Notation (the lecture's): θ = (b, w1, ..., wd) is the bias followed by the weights, and x is
 augmented with a leading 1, so θ·x = b + w·x. The prediction is ŷ = +1 if θ·x >= 0 else -1
 (sign(0) = +1). Under ``rule="prediction"`` (the lecture's) the update is
-θ ← θ + η (y − ŷ) (1, x), made when ŷ ≠ y; under ``rule="margin"`` it is θ ← θ + η y (1, x), made when
-y θ·x <= 0.
+θ ← θ + η (y − ŷ) (1, x), made when ŷ ≠ y; under ``rule="margin"`` it is θ ← θ + η y (1, x),
+made when y θ·x <= 0.
 
 :func:`trace_table` turns a recorded fit (``history_``) into the lecture's table: epoch, x, θ·x,
 ŷ, y, update.
@@ -256,7 +256,8 @@ def _parse_row(row, k):
         missing = [key for key in _KEYS if key not in row]
         if missing:
             raise ValueError(
-                f"Row {k + 1} of your answer lacks {', '.join(missing)}; each row is a dict with the "
+                f"Row {k + 1} of your answer lacks {', '.join(missing)}; "
+                "each row is a dict with the "
                 f"keys x, theta_x, y_hat, theta, or a tuple (x, θ·x, ŷ, θ after)."
             )
         return [row[key] for key in _KEYS]
@@ -331,11 +332,13 @@ def check_epoch(
     Examples
     --------
     >>> check_epoch([((1, 1), 0, 1, (0, 0, 0)), ((1, 2), 0, 1, (0, 0, 0)),
-    ...              ((0, 0), 1, 1, (-2, 0, 0))])
-    step 3 (x = <0,0>, epoch 1): your activation θ·x is 1, which is not b + w1·x1 + w2·x2 for θ = (0, 0, 0), the θ after the previous step. Recompute it term by term.
+    ...              ((0, 0), 1, 1, (-2, 0, 0))])  # doctest: +NORMALIZE_WHITESPACE
+    step 3 (x = <0,0>, epoch 1): your activation θ·x is 1, which is not b + w1·x1 + w2·x2
+    for θ = (0, 0, 0), the θ after the previous step. Recompute it term by term.
     >>> check_epoch([((1, 1), 0, 1, (0, 0, 0)), ((1, 2), 0, 1, (0, 0, 0)),
-    ...              ((0, 0), 1, 1, (-2, 0, 0))], reveal=True)
-    step 3 (x = <0,0>, epoch 1): your activation θ·x is 1 but it should be 0 (θ = (0, 0, 0) before this step, so θ·x = 0 + 0·0 + 0·0).
+    ...              ((0, 0), 1, 1, (-2, 0, 0))], reveal=True)  # doctest: +NORMALIZE_WHITESPACE
+    step 3 (x = <0,0>, epoch 1): your activation θ·x is 1 but it should be 0
+    (θ = (0, 0, 0) before this step, so θ·x = 0 + 0·0 + 0·0).
     """
     X_, ys, _, _ = _setup(X, y, theta0)
     n, d = X_.shape
@@ -442,7 +445,10 @@ def _check_row(row, ref, theta, where, rule, eta, d, reveal=True):
         )
     t = _vector(theta_after, d + 1)
     if t is None:
-        return f"{where}: θ after the step should be {d + 1} numbers (b, w1, ..., w{d}); got {theta_after!r}."
+        return (
+            f"{where}: θ after the step should be {d + 1} numbers (b, w1, ..., w{d}); "
+            f"got {theta_after!r}."
+        )
     if np.any(np.abs(t - ref["theta"]) > _TOL):
         y = ref["y"]
         if not ref["updated"]:
@@ -469,7 +475,7 @@ def _check_row(row, ref, theta, where, rule, eta, d, reveal=True):
 
 
 def _hint_row(row, ref, theta, where, rule, eta, d):
-    """The first wrong entry of a row, with a hint about the kind of mistake and not the right value."""
+    """The first wrong entry of a row: a hint about the kind of mistake, not the right value."""
     theta_x, y_hat, theta_after = row
     before = _theta(theta[0], theta[1:])
     x = ref["x"]
@@ -482,9 +488,13 @@ def _hint_row(row, ref, theta, where, rule, eta, d):
         return f"{where}: your activation θ·x should be a number; got {theta_x!r}."
     if abs(a - ref["theta_x"]) > _TOL:
         if abs(a - (ref["theta_x"] - theta[0])) <= _TOL and theta[0] != 0:
-            return f"{where}: your activation θ·x leaves out the bias b, θ's first entry (x is augmented with a 1)."
+            return (
+                f"{where}: your activation θ·x leaves out the bias b, θ's first entry "
+                "(x is augmented with a 1)."
+            )
         return (
-            f"{where}: your activation θ·x is {_num(a)}, which is not {terms} for θ = {before}, the θ "
+            f"{where}: your activation θ·x is {_num(a)}, which is not {terms} "
+            f"for θ = {before}, the θ "
             f"after the previous step. Recompute it term by term."
         )
     p = _scalar(y_hat)
@@ -492,10 +502,16 @@ def _hint_row(row, ref, theta, where, rule, eta, d):
         return f"{where}: your prediction ŷ should be +1 or -1; got {y_hat!r}."
     if p != ref["y_hat"]:
         extra = " A tie θ·x = 0 is predicted +1: sign(0) = +1." if ref["theta_x"] == 0 else ""
-        return f"{where}: your prediction ŷ does not follow from your θ·x: ŷ = +1 when θ·x >= 0, else -1.{extra}"
+        return (
+            f"{where}: your prediction ŷ does not follow from your θ·x: "
+            f"ŷ = +1 when θ·x >= 0, else -1.{extra}"
+        )
     t = _vector(theta_after, d + 1)
     if t is None:
-        return f"{where}: θ after the step should be {d + 1} numbers (b, w1, ..., w{d}); got {theta_after!r}."
+        return (
+            f"{where}: θ after the step should be {d + 1} numbers (b, w1, ..., w{d}); "
+            f"got {theta_after!r}."
+        )
     if np.all(np.abs(t - ref["theta"]) <= _TOL):
         return None
     z, y = np.concatenate([[1.0], x]), ref["y"]
@@ -676,8 +692,8 @@ def _value(v):
     return v() if callable(v) else v
 
 
-def _same(answer, expected, tol):
-    """answer equals expected: words case- and space-insensitively, numbers within tol, same shape."""
+    """answer equals expected: words case- and space-blind, numbers within tol, same shape."""
+    """answer equals expected: words case- and space-insensitively, numbers within tol, same shape"""
     if isinstance(expected, str):
         return isinstance(answer, str) and " ".join(answer.lower().split()) == expected.lower()
     if isinstance(answer, (str, bytes)) or isinstance(answer, bool) != isinstance(expected, bool):
