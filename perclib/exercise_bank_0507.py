@@ -31,17 +31,18 @@ register(
         mistakes=(
             Mistake(
                 lambda: _final_c(3) - 1,
-                "That is the number of visited examples T. c starts at 1, "
-                "not 0, and grows once per visited example.",
+                "That is the number of visited examples T. c starts at 1, not 0, and grows once "
+                "per visited example.",
             ),
             Mistake(
                 lambda: _final_c(3) + 1,
                 "c grows once per visited example, not once more at the end.",
             ),
         ),
-        hint="Count: where does c start (line 3), and how often does line 12 run in 3 epochs of 4 points?",
-        solution="c starts at 1 (line 3) and line 12 runs once per visited example, mistake or not: "
-        "3 epochs of 4 points is 12 examples, so c = 1 + 12 = 13 = T + 1 at line 15.",
+        hint="Count: where does c start (line 3), and how often does line 12 run in 3 epochs of 4 "
+        "points?",
+        solution="c starts at 1 (line 3) and line 12 runs once per visited example, mistake or "
+        "not: 3 epochs of 4 points is 12 examples, so c = 1 + 12 = 13 = T + 1 at line 15.",
     )
 )
 
@@ -63,11 +64,11 @@ register(
                 "Weigh each vote by its count c_k, add them up, and remember sign(0) = +1.",
             ),
         ),
-        hint="Compute the weighted sum of the signs, sum_k c_k sign(w_k.x + b_k), then take its sign "
-        "(sign(0) = +1).",
-        solution="0·(+1) + 2·(+1) + 4·(+1) + 6·(−1) = 0, and sign(0) = +1: the vote predicts +1. The last "
-        "vector alone would say −1; a simple majority of vectors (3 to 1) also says +1, but for "
-        "another reason.",
+        hint="Compute the weighted sum of the signs, sum_k c_k sign(w_kᵀx + b_k), then take its "
+        "sign (sign(0) = +1).",
+        solution="0·(+1) + 2·(+1) + 4·(+1) + 6·(−1) = 0, and sign(0) = +1: the vote predicts +1. "
+        "The last vector alone would say −1; a simple majority of vectors (3 to 1) also says +1, "
+        "but for another reason.",
     )
 )
 
@@ -87,19 +88,19 @@ register(
         mistakes=(
             Mistake(
                 1.0,
-                "The two averages differ: CIML divides by T + 1 (w_0 = 0 included), "
-                "scikit-learn by T. Predictions agree, the vectors do not.",
+                "The two averages differ: CIML divides by T + 1 (w_0 = 0 included), scikit-learn "
+                "by T. Predictions agree, the vectors do not.",
             ),
             Mistake(
                 lambda: 1 / _ratio(),
-                "Upside down: CIML's average has the larger denominator, so it "
-                "is the smaller vector.",
+                "Upside down: CIML's average has the larger denominator, so it is the smaller "
+                "vector.",
             ),
         ),
-        hint="Write both averages as a sum of the same iterates divided by a count; what are the two counts "
-        "for 3 epochs of 4 points?",
-        solution="Both sum w_1, ..., w_T (w_0 = 0 adds nothing). CIML divides by T + 1, scikit-learn by T, so "
-        "CIML / scikit-learn = T/(T + 1) = 12/13 ≈ 0.923 for T = 3·4 = 12.",
+        hint="Write both averages as a sum of the same iterates divided by a count; what are the "
+        "two counts for 3 epochs of 4 points?",
+        solution="Both sum w_1, ..., w_T (w_0 = 0 adds nothing). CIML divides by T + 1, "
+        "scikit-learn by T, so CIML / scikit-learn = T/(T + 1) = 12/13 ≈ 0.923 for T = 3·4 = 12.",
     )
 )
 
@@ -125,26 +126,27 @@ register(
         mistakes=(
             Mistake(
                 lambda X, y, e: ev.lazy_average(X, y, max_iter=e, slip="c starts at 0"),
-                "Your c starts at 0: that averages w_1..w_T (T vectors), not w_0..w_T. CIML starts c at 1.",
+                "Your c starts at 0: that averages w_1..w_T (T vectors), not w_0..w_T. CIML "
+                "starts c at 1.",
             ),
             Mistake(
                 lambda X, y, e: ev.lazy_average(X, y, max_iter=e, slip="c counts only mistakes"),
-                "Your c grows only on mistakes: it must grow after every visited example (line 12 is "
-                "outside the if).",
+                "Your c grows only on mistakes: it must grow after every visited example (line 12 "
+                "is outside the if).",
             ),
             Mistake(
                 lambda X, y, e: ev.iterate_average(X, y, max_iter=e, first=1),
                 "You return the mean of w_1..w_T; CIML's average includes w_0 = 0 (T + 1 vectors).",
             ),
         ),
-        hint="Mirror CIML's AveragedPerceptronTrain line by line (c from 1, u and β updated with c on a mistake, "
-        "c + 1 after every example, return w − u/c and b − β/c).",
-        solution="```python\ndef averaged_perceptron(X, y, epochs):\n    w, b = np.zeros(X.shape[1]), 0.0\n"
-        "    u, beta, c = np.zeros(X.shape[1]), 0.0, 1\n    for _ in range(epochs):\n"
-        "        for x, t in zip(X, y):\n            if t * (w @ x + b) <= 0:\n"
-        "                w = w + t * x\n                b = b + t\n"
-        "                u = u + t * c * x\n                beta = beta + t * c\n"
-        "            c = c + 1\n    return w - u / c, b - beta / c\n```",
+        hint="Mirror CIML's AveragedPerceptronTrain line by line (c from 1, u and β updated with "
+        "c on a mistake, c + 1 after every example, return w − u/c and b − β/c).",
+        solution="```python\ndef averaged_perceptron(X, y, epochs):\n    w, b = "
+        "np.zeros(X.shape[1]), 0.0\n    u, beta, c = np.zeros(X.shape[1]), 0.0, 1\n    for _ in "
+        "range(epochs):\n        for x, t in zip(X, y):\n            if t * (w @ x + b) <= 0:\n   "
+        "             w = w + t * x\n                b = b + t\n                u = u + t * c * "
+        "x\n                beta = beta + t * c\n            c = c + 1\n    return w - u / c, b - "
+        "beta / c\n```",
     )
 )
 
@@ -157,15 +159,16 @@ register(
         mistakes=(
             Mistake(
                 "yes",
-                "Compare the two vectors: starting c at 0 gives the mean of w_1..w_T, which is "
-                "a multiple of CIML's. What does a positive factor do to the sign of an activation?",
+                "Compare the two vectors: starting c at 0 gives the mean of w_1..w_T, which is a "
+                "multiple of CIML's. What does a positive factor do to the sign of an activation?",
             ),
         ),
         hint='Answer "yes" or "no".',
-        solution="Starting c at 0 gives the mean of w_1, ..., w_T, which is (T + 1)/T times CIML's mean of "
-        "w_0, ..., w_T (w_0 = 0). A positive factor multiplies every activation without changing its "
-        "sign, so every prediction is the same; only the vector (and so a margin read off it) differs. "
-        "Section 4's table shows it: the same predictions on 100% of X.",
+        solution="Starting c at 0 gives the mean of w_1, ..., w_T, which is (T + 1)/T times "
+        "CIML's mean of w_0, ..., w_T (w_0 = 0). A positive factor multiplies every activation "
+        "without changing its sign, so every prediction is the same; only the vector (and so a "
+        "margin read off it) differs. Section 4's table shows it: the same predictions on 100% of "
+        "X.",
     )
 )
 
@@ -188,20 +191,20 @@ register(
         mistakes=(
             Mistake(
                 1,
-                "1 is the best any line does on XOR (the grid search found it). But the pocket can only "
-                "keep an iterate the perceptron actually visits: which weight vectors does the XOR run "
-                "visit, and how many mistakes does each make?",
+                "1 is the best any line does on XOR (the grid search found it). But the pocket "
+                "can only keep an iterate the perceptron actually visits: which weight vectors "
+                "does the XOR run visit, and how many mistakes does each make?",
             ),
             Mistake(0, "No line separates XOR, so every weight vector makes at least one mistake."),
         ),
-        hint="List the weight vectors the cyclic XOR run visits (it repeats the same 4 every epoch) and count the "
-        "training mistakes of each.",
+        hint="List the weight vectors the cyclic XOR run visits (it repeats the same 4 every "
+        "epoch) and count the training mistakes of each.",
         solution=lambda: (
-            f"The run visits only 4 vectors, (b, w1, w2) = (-1, 0, 0), (0, 0, 1), (1, 1, 1), (0, 0, 0), "
-            f"over and over; the best of them makes {_xor_pocket_mistakes()} mistakes, so the pocket "
-            f"keeps one with {_xor_pocket_mistakes()}, although a line with 1 mistake exists. The "
-            f"pocket is the best *visited* iterate, not the best line: finding the best line is "
-            f"NP-hard in general."
+            "The run visits only 4 vectors, w̃ = (b, w1, w2) = (-1, 0, 0), (0, 0, 1), (1, 1, 1), "
+            f"(0, 0, 0), over and over; the best of them makes {_xor_pocket_mistakes()} mistakes, "
+            f"so the pocket keeps one with {_xor_pocket_mistakes()}, although a line with 1 "
+            "mistake exists. The pocket is the best *visited* iterate, not the best line: finding "
+            "the best line is NP-hard in general."
         ),
     )
 )
@@ -215,13 +218,15 @@ register(
         mistakes=(
             Mistake(
                 "yes",
-                "Write +0.5·y·(x, 1) in the form −t·y·(x, 1): which t is it, and is it in [0, 1]?",
+                "Write +0.5·y·x̃ in the form −t·y·x̃ (x̃ = (1, x)): which t is it, and is it in "
+                "[0, 1]?",
             ),
         ),
         hint='Answer "yes" or "no".',
-        solution="The subgradient set at the kink is {−t·y·(x, 1) : 0 <= t <= 1}. +0.5·y·(x, 1) is t = −0.5, "
-        "outside [0, 1], so it is not a subgradient: at a v' with y a' > 0 the inequality "
-        "ℓ(v') >= ℓ(v) + g·(v' − v) fails (the left side is 0, the right side positive).",
+        solution="The subgradient set at the kink is {−t·y·x̃ : 0 <= t <= 1}, with x̃ = (1, x). "
+        "+0.5·y·x̃ is t = −0.5, outside [0, 1], so it is not a subgradient: at a w̃' with y a' > "
+        "0 the inequality ℓ(w̃') >= ℓ(w̃) + gᵀ(w̃' − w̃) fails (the left side is 0, the right "
+        "side positive).",
     )
 )
 
@@ -245,10 +250,11 @@ register(
                 "Swapped: the first number is the hinge loss, the second the perceptron loss.",
             ),
         ),
-        hint="Both are functions of m = y (w.x + b) = 0.25: hinge max(0, 1 − m), perceptron max(0, −m). Give a "
-        "pair (hinge, perceptron).",
-        solution="With m = 0.25: hinge max(0, 1 − 0.25) = 0.75, perceptron max(0, −0.25) = 0. The hinge keeps "
-        "pushing a correct point until m >= 1; the perceptron loss is satisfied as soon as m > 0.",
+        hint="Both are functions of m = y (wᵀx + b) = 0.25: hinge max(0, 1 − m), perceptron "
+        "max(0, −m). Give a pair (hinge, perceptron).",
+        solution="With m = 0.25: hinge max(0, 1 − 0.25) = 0.75, perceptron max(0, −0.25) = 0. The "
+        "hinge keeps pushing a correct point until m >= 1; the perceptron loss is satisfied as "
+        "soon as m > 0.",
     )
 )
 
@@ -282,27 +288,28 @@ register(
         mistakes=(
             Mistake(
                 _perceptron_step,
-                "That is the perceptron's step (only on mistakes, full size): the "
-                "logistic step is taken on every example, weighted by σ(−y·a).",
+                "That is the perceptron's step (only on mistakes, full size): the logistic step "
+                "is taken on every example, weighted by σ(−y·a).",
             ),
             Mistake(
                 lambda w, b, x, y, eta: (
                     w + eta * y * _sigma(y * (w @ x + b)) * x,
                     b + eta * y * _sigma(y * (w @ x + b)),
                 ),
-                "The weight should be large when the point is badly wrong (y·a very negative): σ(−y·a), "
-                "not σ(y·a).",
+                "The weight should be large when the point is badly wrong (y·a very negative): "
+                "σ(−y·a), not σ(y·a).",
             ),
             Mistake(
                 lambda w, b, x, y, eta: (w + eta * y * _sigma(-y * (w @ x + b)) * x, b),
                 "The bias moves too: its input is the constant 1.",
             ),
         ),
-        hint="The step is (w, b) ← (w, b) + η·y·σ(−y·a)·(x, 1) with a = w.x + b and σ(z) = 1/(1 + e^(−z)).",
-        solution="```python\ndef logistic_update(w, b, x, y, eta):\n    a = w @ x + b\n"
-        "    s = eta * y / (1 + np.exp(y * a))      # eta * y * sigma(-y a)\n"
-        "    return w + s * x, b + s\n```\nWith t = (y + 1)/2 this is (t − σ(a))·(x, 1): the "
-        "perceptron's (t − step(a))·(x, 1) with the step function made smooth.",
+        hint="The step is w ← w + η·y·σ(−y·a)·x and b ← b + η·y·σ(−y·a), with a = wᵀx + b and "
+        "σ(z) = 1/(1 + e^(−z)).",
+        solution="```python\ndef logistic_update(w, b, x, y, eta):\n    a = w @ x + b\n    s = "
+        "eta * y / (1 + np.exp(y * a))      # eta * y * sigma(-y a)\n    return w + s * x, b + "
+        "s\n```\nWith t = (y + 1)/2 this is (t − σ(a))·x̃ for w̃ = (b, w), x̃ = (1, x): the "
+        "perceptron's (t − step(a))·x̃ with the step function made smooth.",
     )
 )
 
@@ -317,15 +324,15 @@ register(
         mistakes=(
             Mistake(
                 2,
-                "Classes 1 and 2 tie at 5.0; argmax gives a tie to the first (lowest-index) class, "
-                "and the perceptron predicts with argmax.",
+                "Classes 1 and 2 tie at 5.0; argmax gives a tie to the first (lowest-index) "
+                "class, and the perceptron predicts with argmax.",
             ),
             Mistake(0, "Class 0 has the lowest score, 2.0: argmax picks a highest score."),
         ),
         hint="The prediction is argmax_k s_k. What happens when two scores are equal?",
-        solution="The scores 5.0 of classes 1 and 2 tie; argmax (NumPy's and perclib's) takes the first, so the "
-        "prediction is 1: a mistake, since the true class is 2. The update adds ηx to w_2 and "
-        "subtracts it from w_1.",
+        solution="The scores 5.0 of classes 1 and 2 tie; argmax (NumPy's and perclib's) takes the "
+        "first, so the prediction is 1: a mistake, since the true class is 2. The update adds ηx "
+        "to w_2 and subtracts it from w_1.",
     )
 )
 
@@ -344,11 +351,11 @@ register(
         mistakes=(
             Mistake(
                 5.0,
-                "You left out the bias: b_y grows by η too, so the score w_y.x + b_y grows by "
+                "You left out the bias: b_y grows by η too, so the score w_yᵀx + b_y grows by "
                 "η(||x||² + 1).",
             ),
             Mistake(
-                3.0, "The score grows by η x.x (plus the bias), not by the sum of the coordinates."
+                3.0, "The score grows by η xᵀx (plus the bias), not by the sum of the coordinates."
             ),
             Mistake(
                 12.0,
@@ -356,9 +363,11 @@ register(
                 "class grows by twice that.",
             ),
         ),
-        hint="After the update w_y becomes w_y + ηx and b_y becomes b_y + η. Write the new score of the same x.",
-        solution="(w_y + ηx).x + (b_y + η) = w_y.x + b_y + η(||x||² + 1), so the score grows by 1·(1 + 4 + 1) = 6. "
-        "The predicted class's score falls by as much, so the gap between them closes by 12.",
+        hint="After the update w_y becomes w_y + ηx and b_y becomes b_y + η. Write the new score "
+        "of the same x.",
+        solution="(w_y + ηx)ᵀx + (b_y + η) = w_yᵀx + b_y + η(||x||² + 1), so the score grows by "
+        "1·(1 + 4 + 1) = 6. The predicted class's score falls by as much, so the gap between them "
+        "closes by 12.",
     )
 )
 
@@ -371,14 +380,15 @@ register(
         mistakes=(
             Mistake(
                 1.0,
-                "Two vectors move: w+ gains ηy x and w− loses it. What happens to their difference?",
+                "Two vectors move: w+ gains ηy x and w− loses it. What happens to their "
+                "difference?",
             ),
             Mistake(-2.0, "Check the sign: on a + example the difference moves towards x."),
         ),
         hint="Write w+ and w− after a mistake on (x, y) and subtract.",
-        solution="On a mistake on a + example, w+ ← w+ + ηx and w− ← w− − ηx, so v = w+ − w− ← v + 2ηx; on a − "
-        "example v ← v − 2ηx. Both are v ← v + 2η y x: the binary perceptron with step 2η, the "
-        "multiple is 2 (with η = 1).",
+        solution="On a mistake on a + example, w+ ← w+ + ηx and w− ← w− − ηx, so w = w+ − w− ← w "
+        "+ 2ηx; on a − example w ← w − 2ηx. Both are w ← w + 2η y x: the binary perceptron with "
+        "step 2η, the multiple is 2 (with η = 1).",
     )
 )
 
@@ -433,10 +443,11 @@ register(
                 "On a mistake the predicted class's vector also moves: w_ŷ ← w_ŷ − ηx.",
             ),
         ),
-        hint="Predict ŷ = argmax_k (W x + b)_k (ties to the first class); if ŷ ≠ y, add η(x, 1) to row y and "
-        "subtract it from row ŷ. Return new arrays.",
-        solution="```python\ndef multiclass_update(W, b, x, y, eta):\n    y_hat = int(np.argmax(W @ x + b))\n"
-        "    W, b = W.copy(), b.copy()\n    if y_hat != y:\n        W[y] += eta * x\n        b[y] += eta\n"
-        "        W[y_hat] -= eta * x\n        b[y_hat] -= eta\n    return W, b\n```",
+        hint="Predict ŷ = argmax_k (W x + b)_k (ties to the first class); if ŷ ≠ y, add ηx to row "
+        "y of W and η to b_y, and subtract them from row ŷ and b_ŷ. Return new arrays.",
+        solution="```python\ndef multiclass_update(W, b, x, y, eta):\n    y_hat = int(np.argmax(W "
+        "@ x + b))\n    W, b = W.copy(), b.copy()\n    if y_hat != y:\n        W[y] += eta * x\n  "
+        "      b[y] += eta\n        W[y_hat] -= eta * x\n        b[y_hat] -= eta\n    return W, "
+        "b\n```",
     )
 )
