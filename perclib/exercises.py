@@ -692,8 +692,8 @@ def _value(v):
     return v() if callable(v) else v
 
 
+def _same(answer, expected, tol):
     """answer equals expected: words case- and space-blind, numbers within tol, same shape."""
-    """answer equals expected: words case- and space-insensitively, numbers within tol, same shape"""
     if isinstance(expected, str):
         return isinstance(answer, str) and " ".join(answer.lower().split()) == expected.lower()
     if isinstance(answer, (str, bytes)) or isinstance(answer, bool) != isinstance(expected, bool):
