@@ -763,7 +763,7 @@ def _judge_stop(answer):
     from .exercises import _blank_feedback, _has_blank
 
     if _has_blank(answer):
-        return _blank_feedback("your conclusion")
+        return _blank_feedback("your answer (a, b)")
     try:
         verdict, count = answer
     except (TypeError, ValueError):
@@ -788,17 +788,16 @@ register(
     Exercise(
         "04-5",
         "explain",
-        "your conclusion",
+        "your answer (a, b)",
         None,
         judge=_judge_stop,
         solution="(a) No. On separable data the perceptron stops after at most (R/γ*)² updates, "
-        "but γ* "
-        "can be as small as you like and you do not know it, so no count of updates, 2000 or any "
-        "other, exceeds a bound you can compute: the data may be separable with a small γ*. "
-        "(b) With the promise γ* ≥ 0.05 the bound is at most (2/0.05)² = 1600 updates. A run that "
-        "makes more than 1600 updates then proves that the promise is false: the data are not "
-        "separable with margin 0.05 (they may still be separable with a smaller one). So with "
-        '2000 updates the answer is ("no", 1600). Only a known lower bound on γ* turns the '
-        "theorem into a test.",
+        "but γ* can be as small as you like and you do not know it, so no count of updates, 2000 "
+        "or any other, passes a bound you can compute: the data may be separable with a tiny γ*. "
+        "(b) With the promise, separable data have γ* ≥ 0.05, so a run on them makes at most "
+        "(R/γ*)² ≤ (2/0.05)² = 1600 updates. Under the promise, then, a run past 1600 updates "
+        "proves that the data are not separable, and the colleague's 2000 updates do; without "
+        'it, (a), nothing is proved. Answer ("no", 1600). Only a known lower bound on γ* turns '
+        "the theorem into a test.",
     )
 )
