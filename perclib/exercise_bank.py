@@ -1,8 +1,8 @@
 """The course's exercises: expected answers, anticipated mistakes and worked solutions.
 
 They live here, not in the notebooks, so a student's cell holds only the answer (see
-:mod:`perclib.exercises`). Ids are "NN-k": notebook NN, exercise k. Expected values are computed from
-the data and from perclib when a check runs. Notebooks 05-07 add theirs below.
+:mod:`perclib.exercises`). Ids are "NN-k": notebook NN, exercise k. Expected values are computed
+from the data and from perclib when a check runs. Notebooks 05-07 add theirs below.
 """
 
 from __future__ import annotations
@@ -33,14 +33,15 @@ register(
         mistakes=(
             Mistake(
                 lambda: -_credit(),
-                "The sign is the wrong way round: the activation decides, and "
-                "h = +1 only when w.x + b >= 0. Which way did your activation come out?",
+                "The sign is the wrong way round: the activation decides, and h = +1 only when "
+                "w.x + b >= 0. Which way did your activation come out?",
             ),
         ),
-        hint="Compute the activation w.x + b term by term (remember the bias b = -5 and the negative weight of "
-        "debt), then take its sign.",
-        solution="w.x + b = 0.1·50 + 0.5·2 − 0.3·5 − 5 = 5 + 1 − 1.5 − 5 = −0.5 < 0, so h(x) = −1 (deny). "
-        "Without the bias the score would be 4.5 and the applicant approved: the threshold matters.",
+        hint="Compute the activation w.x + b term by term (remember the bias b = -5 and the "
+        "negative weight of debt), then take its sign.",
+        solution="w.x + b = 0.1·50 + 0.5·2 − 0.3·5 − 5 = 5 + 1 − 1.5 − 5 = −0.5 < 0, so h(x) = −1 "
+        "(deny). Without the bias the score would be 4.5 and the applicant approved: the "
+        "threshold matters.",
     )
 )
 
@@ -60,20 +61,20 @@ register(
         mistakes=(
             Mistake(
                 lambda: _misclassified([1, -1], 0, tie=0),
-                "Two points lie exactly on the line "
-                "(a = 0). They are not 'no class': sign(0) = +1, so each of them is predicted +1.",
+                "Two points lie exactly on the line (a = 0). They are not 'no class': sign(0) = "
+                "+1, so each of them is predicted +1.",
             ),
             Mistake(
                 lambda: _misclassified([1, -1], 0, tie=-1) - 1,
-                "Two points lie exactly on the line "
-                "(a = 0), and they count: sign(0) = +1. Is +1 right for both of them?",
+                "Two points lie exactly on the line (a = 0), and they count: sign(0) = +1. Is +1 "
+                "right for both of them?",
             ),
         ),
-        hint="Work out a = x1 − x2 for each of the four points, predict sign(a) with sign(0) = +1, and compare "
-        "with the labels.",
-        solution="The activations x1 − x2 are 0, −1, 0, −1 for <1,1>, <1,2>, <0,0>, <−1,0>. With sign(0) = +1 "
-        "the predictions are +1, −1, +1, −1 against the labels +1, +1, −1, −1: <1,2> and <0,0> are "
-        "wrong, so 2 points are misclassified.",
+        hint="Work out a = x1 − x2 for each of the four points, predict sign(a) with sign(0) = "
+        "+1, and compare with the labels.",
+        solution="The activations x1 − x2 are 0, −1, 0, −1 for <1,1>, <1,2>, <0,0>, <−1,0>. With "
+        "sign(0) = +1 the predictions are +1, −1, +1, −1 against the labels +1, +1, −1, −1: <1,2> "
+        "and <0,0> are wrong, so 2 points are misclassified.",
     )
 )
 
@@ -105,8 +106,8 @@ register(
             ),
         ),
         hint="Use the signed distance (w.x + b) / ||w|| with w = (3, 4), b = −5.",
-        solution="(w.x + b)/||w|| = (3·3 + 4·4 − 5)/√(3² + 4²) = 20/5 = 4: the point is 4 units from the line, "
-        "on the side w points to.",
+        solution="(w.x + b)/||w|| = (3·3 + 4·4 − 5)/√(3² + 4²) = 20/5 = 4: the point is 4 units "
+        "from the line, on the side w points to.",
     )
 )
 
@@ -124,8 +125,8 @@ register(
             Mistake(lambda w, b, x: w @ x + b, "That is the activation: divide it by ||w||."),
             Mistake(
                 lambda w, b, x: abs(w @ x + b) / np.linalg.norm(w),
-                "That is the distance without its "
-                "sign: keep the sign, it says which side the point is on.",
+                "That is the distance without its sign: keep the sign, it says which side the "
+                "point is on.",
             ),
             Mistake(
                 lambda w, b, x: -(w @ x + b) / np.linalg.norm(w),
@@ -133,13 +134,14 @@ register(
             ),
             Mistake(
                 lambda w, b, x: (w @ x + b) / np.sqrt(w @ w + b * b),
-                "You put b into the norm: that is "
-                "the augmented quantity of notebook 04, not a distance in the plane of x.",
+                "You put b into the norm: that is the augmented quantity of notebook 04, not a "
+                "distance in the plane of x.",
             ),
         ),
         hint="The signed distance of x from {w.x + b = 0} is (w.x + b) / ||w||; check each part.",
-        solution="`return (w @ x + b) / np.linalg.norm(w)`. The activation w.x + b grows by ||w|| for each unit "
-        "step along the unit normal w/||w||, so dividing by ||w|| turns it into a distance.",
+        solution="`return (w @ x + b) / np.linalg.norm(w)`. The activation w.x + b grows by ||w|| "
+        "for each unit step along the unit normal w/||w||, so dividing by ||w|| turns it into a "
+        "distance.",
         seed=101,
     )
 )
@@ -170,10 +172,10 @@ register(
         None,
         judge=_judge_and,
         hint="",
-        solution="AND is linearly separable: only <1,1> is +1, and the line x1 + x2 = 1.5 puts it alone "
-        "on the + side, so (w1, w2, b) = (1, 1, −1.5) works (activations −1.5, −0.5, −0.5, 0.5). Any line "
-        "that cuts <1,1> off from the other three corners works too; XOR has no such line because its +1 "
-        "corners are opposite each other.",
+        solution="AND is linearly separable: only <1,1> is +1, and the line x1 + x2 = 1.5 puts it "
+        "alone on the + side, so (w1, w2, b) = (1, 1, −1.5) works (activations −1.5, −0.5, −0.5, "
+        "0.5). Any line that cuts <1,1> off from the other three corners works too; XOR has no "
+        "such line because its +1 corners are opposite each other.",
     )
 )
 
@@ -195,8 +197,8 @@ register(
         mistakes=(
             Mistake(
                 lambda: _ya_after(bias=0.0),
-                "That is the change of y·w.x alone: the bias moves too "
-                "(b ← b + y), and it adds one more to y·a.",
+                "That is the change of y·w.x alone: the bias moves too (b ← b + y), and it adds "
+                "one more to y·a.",
             ),
             Mistake(
                 lambda: _ya_after(square=False),
@@ -208,13 +210,13 @@ register(
             ),
             Mistake(
                 lambda: _ya_after(eta=2.0),
-                "That is the (y − ŷ) form with its factor 2; here the rule is "
-                "the margin rule w ← w + ηyx with η = 1.",
+                "That is the (y − ŷ) form with its factor 2; here the rule is the margin rule w ← "
+                "w + ηyx with η = 1.",
             ),
         ),
         hint="One update raises y·a by η(||x||² + 1) with a bias: compute ||x||² for x = (1, 2).",
-        solution="y·a rises by η(||x||² + 1) = 1·(1 + 4 + 1) = 6, from −3 to 3 (y² = 1 makes the label's sign "
-        "irrelevant).",
+        solution="y·a rises by η(||x||² + 1) = 1·(1 + 4 + 1) = 6, from −3 to 3 (y² = 1 makes the "
+        "label's sign irrelevant).",
     )
 )
 
@@ -237,8 +239,8 @@ register(
         mistakes=(
             Mistake(
                 lambda: _updates_to_fix(*_P2) - 1,
-                "Off by one: after that many updates y·a is exactly "
-                "0, a tie, and a tie is still a mistake (y·a <= 0), so one more update comes.",
+                "Off by one: after that many updates y·a is exactly 0, a tie, and a tie is still "
+                "a mistake (y·a <= 0), so one more update comes.",
             ),
             Mistake(
                 2.5,
@@ -247,9 +249,10 @@ register(
             ),
             Mistake(3.5, "With a bias the step is ||x||² + 1 = 5, not ||x||² = 4."),
         ),
-        hint="Write y·a after 0, 1, 2, ... updates (each adds ||x||² + 1) and stop at the first positive value.",
-        solution="y·a₀ = −10 and each update adds ||x||² + 1 = 5: −10, −5, 0, 5. After 2 updates y·a = 0 is a "
-        "tie, still a mistake, so k = 3 = ⌊10/5⌋ + 1.",
+        hint="Write y·a after 0, 1, 2, ... updates (each adds ||x||² + 1) and stop at the first "
+        "positive value.",
+        solution="y·a₀ = −10 and each update adds ||x||² + 1 = 5: −10, −5, 0, 5. After 2 updates "
+        "y·a = 0 is a tie, still a mistake, so k = 3 = ⌊10/5⌋ + 1.",
     )
 )
 
@@ -262,8 +265,8 @@ register(
         mistakes=(
             Mistake(
                 100,
-                "A smaller η makes smaller steps, but from w = 0 every (w, b) is η times the η = 1 "
-                "run, and sign ignores a positive factor.",
+                "A smaller η makes smaller steps, but from w = 0 every (w, b) is η times the η = "
+                "1 run, and sign ignores a positive factor.",
             ),
             Mistake(
                 0.01, "The steps are 100 times smaller, but so is everything they are added to."
@@ -274,9 +277,9 @@ register(
             ),
         ),
         hint="From w = 0, b = 0, write the weights after each update as η times something.",
-        solution="By induction every (w, b) of the η = 0.01 run is 0.01 times the (w, b) of the η = 1 run at the "
-        "same step, and sign(0.01·a) = sign(a); so the same points are mistakes and the number of "
-        "updates is the same: factor 1.",
+        solution="By induction every (w, b) of the η = 0.01 run is 0.01 times the (w, b) of the η "
+        "= 1 run at the same step, and sign(0.01·a) = sign(a); so the same points are mistakes "
+        "and the number of updates is the same: factor 1.",
     )
 )
 
@@ -336,14 +339,15 @@ register(
             ),
             Mistake(
                 _bug_update(prediction=True),
-                "That is the (y − ŷ) rule: it takes steps of 2η and skips "
-                "ties with y = +1. Write the margin rule.",
+                "That is the (y − ŷ) rule: it takes steps of 2η and skips ties with y = +1. Write "
+                "the margin rule.",
             ),
         ),
-        hint="The margin rule: a = w.x + b; if y·a <= 0 then w ← w + ηyx and b ← b + ηy; return (w, b).",
-        solution="```python\ndef perceptron_update(w, b, x, y, eta):\n    a = w @ x + b\n    if y * a <= 0:\n"
-        "        return w + eta * y * x, b + eta * y\n    return w, b\n```\nIt mirrors the two lines "
-        "inside CIML's PerceptronTrain loop.",
+        hint="The margin rule: a = w.x + b; if y·a <= 0 then w ← w + ηyx and b ← b + ηy; return "
+        "(w, b).",
+        solution="```python\ndef perceptron_update(w, b, x, y, eta):\n    a = w @ x + b\n    if y "
+        "* a <= 0:\n        return w + eta * y * x, b + eta * y\n    return w, b\n```\nIt mirrors "
+        "the two lines inside CIML's PerceptronTrain loop.",
         seed=202,
     )
 )
@@ -358,14 +362,15 @@ register(
         mistakes=(
             Mistake(
                 "prediction",
-                "Under the prediction rule ŷ = sign(0) = +1 = y: no error is seen. Which "
-                "rule calls y·a = 0 a mistake?",
+                "Under the prediction rule ŷ = sign(0) = +1 = y: no error is seen. Which rule "
+                "calls y·a = 0 a mistake?",
             ),
             Mistake("both", "For y = −1 both update, but here y = +1: what does sign(0) predict?"),
             Mistake("neither", "One of them treats y·a = 0 as a mistake: which test is y·a <= 0?"),
         ),
         hint='Answer "margin", "prediction", "both" or "neither".',
-        solution="The margin rule updates when y·a <= 0, and y·a = 0 here, so it updates. The prediction rule "
+        solution="The margin rule updates when y·a <= 0, and y·a = 0 here, so it updates. The "
+        "prediction rule "
         'updates when ŷ ≠ y; ŷ = sign(0) = +1 = y, so it does not. Answer: "margin" (with y = −1 '
         "both would update).",
     )
@@ -382,7 +387,8 @@ def _trace_text(order, theta0=(0.0, 0.0, 0.0), rule="prediction"):
     rows = epoch_trace(X, y, order, theta0=theta0, rule=rule)
     fmt = lambda v: "(" + ", ".join(f"{t:g}" for t in v) + ")"  # noqa: E731
     lines = [
-        f"- x = <{r['x'][0]:g},{r['x'][1]:g}>: θ·x = {r['theta_x']:g}, ŷ = {r['y_hat']:+g}, y = {r['y']:+g}, "
+        f"- x = <{r['x'][0]:g},{r['x'][1]:g}>: θ·x = {r['theta_x']:g}, ŷ = {r['y_hat']:+g}, y = "
+        f"{r['y']:+g}, "
         f"θ after = {fmt(r['theta'])}" + (" (update)" if r["updated"] else "")
         for r in rows
     ]
@@ -443,7 +449,8 @@ def _judge_order(answer):
     truth = "yes" if np.array_equal(end, [-2.0, 0.0, 0.0]) else "no"
     if same_end.strip().lower() != truth:
         return (
-            "for your order, compare θ at the end of your last row (checked above) with the lecture's "
+            "for your order, compare θ at the end of your last row (checked above) with the "
+            "lecture's "
             "(−2, 0, 0)."
         )
     return None
@@ -456,11 +463,12 @@ register(
         "your answer for your order",
         None,
         judge=_judge_order,
-        solution="It depends on the order. From θ = 0 every point is first a tie, predicted +1, so the first −1 "
-        "point visited triggers θ ← (−2, 0, 0); after that w = 0 and every point has θ·x = −2, predicted "
-        "−1, so a +1 point visited later triggers a second update and a −1 point none. Epoch 1 ends at "
-        "(−2, 0, 0) exactly when both +1 points come before both −1 points (4 of the 24 orders, the "
-        "lecture's among them); every other order ends elsewhere.",
+        solution="It depends on the order. From θ = 0 every point is first a tie, predicted +1, "
+        "so the first −1 point visited triggers θ ← (−2, 0, 0); after that w = 0 and every point "
+        "has θ·x = −2, predicted −1, so a +1 point visited later triggers a second update and a "
+        "−1 point none. Epoch 1 ends at (−2, 0, 0) exactly when both +1 points come before both "
+        "−1 points (4 of the 24 orders, the lecture's among them); every other order ends "
+        "elsewhere.",
     )
 )
 
@@ -483,16 +491,16 @@ register(
         mistakes=(
             Mistake(
                 lambda: _updates(False),
-                "That is the count in the lecture's order. The first point "
-                "visited is now <−1,0>, a tie labelled −1: what does that first update do to all the "
-                "other points?",
+                "That is the count in the lecture's order. The first point visited is now <−1,0>, "
+                "a tie labelled −1: what does that first update do to all the other points?",
             ),
         ),
-        hint="Trace the first epoch in the reversed order (start θ = 0, sign(0) = +1), then see whether the "
-        "second epoch makes any update.",
-        solution="Reversed, the first point is <−1,0>: θ·x = 0, ŷ = +1, y = −1, so θ ← (−2, 2, 0). Now "
-        "<0,0> has θ·x = −2 (right), <1,2> has 0 → +1 (right), <1,1> has 0 → +1 (right). Epoch 2 "
-        "makes no update: 1 update in all, against 3 in the lecture's order. The order matters.",
+        hint="Trace the first epoch in the reversed order (start θ = 0, sign(0) = +1), then see "
+        "whether the second epoch makes any update.",
+        solution="Reversed, the first point is <−1,0>: θ·x = 0, ŷ = +1, y = −1, so θ ← (−2, 2, "
+        "0). Now <0,0> has θ·x = −2 (right), <1,2> has 0 → +1 (right), <1,1> has 0 → +1 (right). "
+        "Epoch 2 makes no update: 1 update in all, against 3 in the lecture's order. The order "
+        "matters.",
     )
 )
 
@@ -545,13 +553,14 @@ register(
             ),
             Mistake(
                 _bug_step(no_one=True),
-                "θ's first entry is the bias: the augmented x starts with 1, so "
-                "the bias moves too.",
+                "θ's first entry is the bias: the augmented x starts with 1, so the bias moves "
+                "too.",
             ),
         ),
         hint="θ·x = θ0 + θ1·x1 + θ2·x2; ŷ = +1 if θ·x >= 0 else −1; θ ← θ + η(y − ŷ)(1, x1, x2).",
-        solution="```python\ndef lecture_step(theta, x, y, eta):\n    z = np.r_[1.0, x]            # the augmented x\n"
-        "    a = theta @ z\n    y_hat = 1.0 if a >= 0 else -1.0\n    return a, y_hat, theta + eta * (y - y_hat) * z\n```",
+        solution="```python\ndef lecture_step(theta, x, y, eta):\n    z = np.r_[1.0, x]           "
+        " # the augmented x\n    a = theta @ z\n    y_hat = 1.0 if a >= 0 else -1.0\n    return "
+        "a, y_hat, theta + eta * (y - y_hat) * z\n```",
         seed=303,
     )
 )
@@ -590,23 +599,28 @@ register(
         + (
             Mistake(
                 5,
-                "Step 5 breaks <0,0> in the lecture's run; this question is about the margin rule's run of "
-                "section 3.",
+                "Step 5 breaks <0,0> in the lecture's run; this question is about the margin "
+                "rule's run of section 3.",
             ),
         ),
-        hint="Answer with a step number of the margin-rule run, or 0 if no update breaks a correct point.",
+        hint="Answer with a step number of the margin-rule run, or 0 if no update breaks a "
+        "correct point.",
         solution=lambda: (
-            "Under the margin rule the updates are at steps 1, 3 and 7. Before step 1 all points are "
-            "predicted +1 and after it <−1,0> is still a tie (+1): nothing that was right turns wrong; steps 3 and 7 "
-            "only fix <−1,0> and <0,0>. So the answer is 0: on this data no margin-rule update breaks a correct point, "
-            f"while the lecture's rule does it at steps {', '.join(map(str, _breaking_steps('prediction')))}. The "
+            "Under the margin rule the updates are at steps 1, 3 and 7. Before step 1 all "
+            "points are "
+            "predicted +1 and after it <−1,0> is still a tie (+1): nothing that was right turns "
+            "wrong; steps 3 and 7 "
+            "only fix <−1,0> and <0,0>. So the answer is 0: on this data no margin-rule update "
+            "breaks a correct point, "
+            f"while the lecture's rule does it at steps "
+            f"{', '.join(map(str, _breaking_steps('prediction')))}. The "
             "convergence proof never claims that updates only help."
         ),
     )
 )
 
 
-# -- 04 · Convergence -------------------------------------------------------------------------------
+# -- 04 · Convergence ------------------------------------------------------------------------------
 
 register(
     Exercise(
@@ -646,55 +660,144 @@ register(
         mistakes=(
             Mistake(
                 lambda: 10 * _updates_eta(1.0),
-                "η does not multiply the number of updates: from w̃ = 0 "
-                "every w̃_k is η times the η = 1 one.",
+                "η does not multiply the number of updates: from w̃ = 0 every w̃_k is η times the "
+                "η = 1 one.",
             ),
             Mistake(
                 lambda: max(_updates_eta(1.0) // 10, 0),
-                "η does not divide the number of updates: bigger "
-                "steps from zero are the same steps, scaled.",
+                "η does not divide the number of updates: bigger steps from zero are the same "
+                "steps, scaled.",
             ),
         ),
         hint="Where did η go in the proof? Both lemmas scale with η, and it cancels in the ratio.",
-        solution="From w̃ = 0 every w̃_k of the η = 10 run is 10 times that of the η = 1 run, so the same examples "
-        "are mistakes: the same number of updates (η cancels in the proof: kηγ* against ηR√k).",
+        solution="From w̃ = 0 every w̃_k of the η = 10 run is 10 times that of the η = 1 run, so "
+        "the same examples are mistakes: the same number of updates (η cancels in the proof: kηγ* "
+        "against ηR√k).",
     )
 )
-
-
-def _bound_10(scale=10.0):
-    from .theory import mistake_bound
-
-    X, y = _data_04()
-    return mistake_bound(scale * X, y)
-
-
-def _bound_10x():
-    return _bound_10(10.0)
 
 
 register(
     Exercise(
         "04-3",
-        "quick",
-        "the bound for 10 * X",
-        _bound_10x,
+        "predict",
+        "the factor",
+        1,
         mistakes=(
             Mistake(
-                lambda: 100 * _bound_10(1.0),
-                "Not 100 times: scaling x changes R and γ* both, and the "
-                "constant 1 of x̃ = (1, x) is not scaled with them.",
+                100,
+                "R² does grow 100 times, but the margin of every unit vector grows 10 times too, "
+                "so γ*² grows 100 times as well.",
             ),
+            Mistake(10, "Both R and γ* change: compare R² with γ*², not R with the bound."),
+            Mistake(0.01, "Upside down, and not only: what happens to γ* when every x̃ grows?"),
             Mistake(
-                lambda: _bound_10(1.0),
-                "Not the same: the constant 1 in x̃ = (1, x) is not scaled, so the "
-                "geometry changes.",
+                0.1, "Both R and γ* change: how does the margin y·w̃ᵀx̃ of a fixed unit w̃ scale?"
             ),
         ),
-        tol=1e-6,
-        hint="Compute it with mistake_bound(10 * X, y): the constant 1 of x̃ = (1, x) is not scaled with x.",
-        solution="The constant feature 1 in x̃ = (1, x) is not multiplied by 10, so R and γ* do not scale together: "
-        "the bound changes, but not by a factor of 100 (nor stays the same). mistake_bound(10 * X, y) "
-        "gives the number.",
+        hint="Write R and the margin of one fixed unit vector w̃ for the scaled inputs 10·x̃, "
+        "then the ratio.",
+        solution="Every ||10·x̃ᵢ|| = 10·||x̃ᵢ||, so R becomes 10R; for every unit w̃ the margin "
+        "min yᵢ w̃ᵀ(10·x̃ᵢ) is 10 times its old value, so the best one, γ*, becomes 10γ*. The "
+        "ratio R/γ* and the bound do not change: factor 1. The bound is scale-free. With a bias "
+        "the constant 1 of x̃ = (1, x) is not scaled when x is, so 10·x is not 10·x̃: the "
+        "geometry changes and so does the bound (by a factor that depends on the data).",
+    )
+)
+
+
+def _margin_cases(rng):
+    cases = []
+    for _ in range(25):
+        n, d = int(rng.integers(3, 9)), int(rng.integers(1, 5))
+        X = rng.normal(size=(n, d)) * rng.uniform(0.5, 3.0)
+        y = rng.permutation(np.r_[1.0, -1.0, rng.choice([-1.0, 1.0], n - 2)])
+        w = rng.normal(size=d) * rng.uniform(0.5, 2.0)
+        b = float(rng.normal() * 2)
+        cases.append(((X, y, w, b), np.min(y * (X @ w + b)) / np.sqrt(w @ w + b * b)))
+    return cases
+
+
+register(
+    Exercise(
+        "04-4",
+        "implement",
+        "your augmented_margin",
+        _margin_cases,
+        mistakes=(
+            Mistake(
+                lambda X, y, w, b: np.min(y * (X @ w + b)) / np.linalg.norm(w),
+                "You divided by ||w||: that is the geometric distance of notebook 01. The bound's "
+                "margin puts the bias inside the norm, ||(b, w)||.",
+            ),
+            Mistake(
+                lambda X, y, w, b: np.min(y * (X @ w + b)),
+                "Normalise: divide by the length ||(b, w)|| of the augmented weights.",
+            ),
+            Mistake(
+                lambda X, y, w, b: np.min(np.abs(X @ w + b)) / np.sqrt(w @ w + b * b),
+                "Keep the labels: y_i times the activation, so a point on the wrong side gives a "
+                "negative margin (an absolute value hides it).",
+            ),
+            Mistake(
+                lambda X, y, w, b: np.min(y * (X @ w)) / np.sqrt(w @ w + b * b),
+                "The activation includes the bias: w.x_i + b.",
+            ),
+            Mistake(
+                lambda X, y, w, b: np.mean(y * (X @ w + b)) / np.sqrt(w @ w + b * b),
+                "The margin is the worst point's value (the minimum), not the average.",
+            ),
+        ),
+        hint="For each point compute y_i (w.x_i + b); take the smallest; divide by sqrt(b² + "
+        "||w||²).",
+        solution="```python\ndef augmented_margin(X, y, w, b):\n    return np.min(y * (X @ w + "
+        "b)) / np.sqrt(w @ w + b * b)\n```\nThe smallest signed activation over the points, in "
+        "units of the length of the whole augmented vector (b, w): the γ of Novikoff's bound for "
+        "this separator, and perclib.theory.margin.",
+        seed=404,
+    )
+)
+
+
+def _judge_stop(answer):
+    from .exercises import _blank_feedback, _has_blank
+
+    if _has_blank(answer):
+        return _blank_feedback("your answer (a, b)")
+    try:
+        verdict, count = answer
+    except (TypeError, ValueError):
+        return 'give a pair (a, b): a is "yes" or "no", b a number.'
+    if not isinstance(verdict, str) or verdict.strip().lower() not in ("yes", "no"):
+        return 'the first part must be "yes" or "no".'
+    if verdict.strip().lower() == "yes":
+        return (
+            "the bound (R/γ*)² needs γ*, and nothing tells you how small γ* is: which count of "
+            "updates would a separable data set be unable to reach?"
+        )
+    if isinstance(count, bool) or not isinstance(count, (int, float, np.integer, np.floating)):
+        return "the second part must be a number of updates."
+    if abs(float(count) - (2 / 0.05) ** 2) <= 1e-6:
+        return None
+    if abs(float(count) - 2 / 0.05) <= 1e-6:
+        return "(b) that is R/γ; Novikoff's bound is its square."
+    return "(b) compute Novikoff's bound with R = 2 and the promised γ* = 0.05."
+
+
+register(
+    Exercise(
+        "04-5",
+        "explain",
+        "your answer (a, b)",
+        None,
+        judge=_judge_stop,
+        solution="(a) No. On separable data the perceptron stops after at most (R/γ*)² updates, "
+        "but γ* can be as small as you like and you do not know it, so no count of updates, 2000 "
+        "or any other, passes a bound you can compute: the data may be separable with a tiny γ*. "
+        "(b) With the promise, separable data have γ* ≥ 0.05, so a run on them makes at most "
+        "(R/γ*)² ≤ (2/0.05)² = 1600 updates. Under the promise, then, a run past 1600 updates "
+        "proves that the data are not separable, and the colleague's 2000 updates do; without "
+        'it, (a), nothing is proved. Answer ("no", 1600). Only a known lower bound on γ* turns '
+        "the theorem into a test.",
     )
 )

@@ -28,8 +28,7 @@ def _count(value, name, minimum=1):
 
 
 def _fit_quietly(model, X, y):
-    """Fit, turning a ConvergenceWarning into the model's ``converged_`` flag
-    (which it also sets)."""
+    """Fit, turning a ConvergenceWarning into the model's ``converged_`` flag (which it sets)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", V.ConvergenceWarning)
         return model.fit(X, y)
@@ -362,8 +361,7 @@ def _fit_pla(X, y, rng, max_iter=1_000_000):
 
 
 def lfd_experiment(n_samples=10, n_runs=1000, *, method="exact", n_test=10000, random_state=0):
-    """Learning From Data (homework 1 of the Caltech course):
-    PLA on N random points of a random line.
+    """Learning From Data (homework 1 of the Caltech course): PLA on N random points of a line.
 
     Each run draws a target f (:func:`perclib.datasets.make_lfd`), runs PLA from w = 0 picking a
     uniformly random misclassified point each iteration (``order="random-mistake"``) until no
@@ -372,7 +370,8 @@ def lfd_experiment(n_samples=10, n_runs=1000, *, method="exact", n_test=10000, r
 
     Returns ``iterations`` (updates until convergence, the book's count), ``disagreement`` and
     ``converged`` (all True: separable data, max_iter is effectively unlimited), each of shape
-    (n_runs,).
+    (n_runs,), and the lines of every run: the target's ``w_f`` (n_runs, 2) and ``b_f``, and the
+    final hypothesis's ``w_g`` and ``b_g``, so that a run's disagreement can be measured again.
     """
     n = _count(n_samples, "n_samples")
     runs = _count(n_runs, "n_runs")
@@ -383,17 +382,26 @@ def lfd_experiment(n_samples=10, n_runs=1000, *, method="exact", n_test=10000, r
         np.zeros(runs),
         np.zeros(runs, dtype=bool),
     )
+    lines = {
+        key: np.zeros((runs, 2) if key[0] == "w" else runs) for key in ("w_f", "b_f", "w_g", "b_g")
+    }
     for r in range(runs):
         X, y, (w_f, b_f) = make_lfd(n, random_state=rng)
         clf = _fit_pla(X, y, rng)
         iterations[r], conv[r] = clf["updates"], clf["converged"]
+        lines["w_f"][r], lines["b_f"][r], lines["w_g"][r], lines["b_g"][r] = (
+            w_f,
+            b_f,
+            clf["w"],
+            clf["b"],
+        )
         if method == "exact":
             dis[r] = disagreement(w_f, b_f, clf["w"], clf["b"])
         else:
             dis[r] = disagreement_mc(
                 w_f, b_f, clf["w"], clf["b"], n_points=n_test, random_state=rng
             )
-    return {"iterations": iterations, "disagreement": dis, "converged": conv}
+    return {"iterations": iterations, "disagreement": dis, "converged": conv, **lines}
 
 
 # --------------------------------------------------------------------------------------------
@@ -486,8 +494,8 @@ def pocket_vs_last(
     order="shuffle",
     random_state=0,
 ):
-    """Train and test error of the pocket weights against the last iterate,
-    one noisy data set per seed.
+    """Train and test error of the pocket weights against the last iterate, one noisy data set
+    per seed.
 
     Returns arrays of shape (n_seeds,): ``train_pocket``, ``test_pocket``, ``train_last``,
     ``test_last``.

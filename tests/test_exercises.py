@@ -1,4 +1,5 @@
-"""Self-checks: the trace checker against the lecture's hand-computed trace and a brute-force oracle."""
+"""Self-checks: the trace checker against the lecture's hand-computed trace and a brute-force
+oracle; the exercise registry and the course's registered exercises."""
 
 import itertools
 
@@ -271,7 +272,7 @@ def test_feedback_and_check_value():
     assert not check_value([1, 2, 3], (1, 2)).correct
 
 
-# -- the exercise registry: right, wrong with a hint, blank, solution on request, implement ---------
+# -- the exercise registry: right, wrong with a hint, blank, solution on request, implement -------
 
 from perclib import exercises as E  # noqa: E402
 from perclib.exercises import check, check_function, get_exercise, show_solution  # noqa: E402
@@ -418,7 +419,7 @@ def test_wrong_entry_point_and_unknown_ids(toy):
         E.register(E.Exercise("zz-new", "essay", "x", 1, solution=""))
 
 
-# -- the course's own exercises: each right answer passes, each anticipated mistake gets its hint ----
+# -- the course's own exercises: each right answer passes, each anticipated mistake gets its hint
 
 
 def test_every_registered_exercise_has_a_solution_and_its_mistakes_are_wrong():
@@ -437,7 +438,7 @@ def test_every_registered_exercise_has_a_solution_and_its_mistakes_are_wrong():
             assert not fb and m.hint in fb.message, (ex.id, wrong)
 
 
-@pytest.mark.parametrize("exercise_id", ["01-4", "02-4", "03-4"])
+@pytest.mark.parametrize("exercise_id", ["01-4", "02-4", "03-4", "04-4"])
 def test_registered_implement_exercises_catch_their_anticipated_bugs(exercise_id):
     ex = get_exercise(exercise_id)
     assert check_function(exercise_id, lambda *args: None).neutral
@@ -533,3 +534,40 @@ def test_03_choices_are_graded_on_the_students_own_choice():
         "lecture's run"
         in check("03-5", 5, because="no update of the margin run breaks a point").message
     )
+
+
+def test_04_exercises():
+    from perclib.datasets import make_separable
+    from perclib.theory import margin, mistake_bound
+
+    # 3: the factor, reasoned; a no-bias perceptron's run is the same on 10 x~ (so is its bound)
+    X, y = make_separable(40, 2, margin=0.1, random_state=0)
+    X_aug = np.c_[np.ones(len(X)), X]
+    runs = [Perceptron(fit_intercept=False, record=True).fit(c * X_aug, y) for c in (1, 10)]
+    assert [[s.index for s in r.history_ if s.updated] for r in runs][0] == [
+        s.index for s in runs[1].history_ if s.updated
+    ]
+    assert check("04-3", 1) and not check("04-3", 100)
+    assert "γ*² grows 100 times" in check("04-3", 100).message
+    # with a bias the factor is neither 1 nor 100, which is why the exercise removes the bias
+    factor = mistake_bound(10 * X, y) / mistake_bound(X, y)
+    assert not np.isclose(factor, 1) and not np.isclose(factor, 100)
+    # 4: the reference is perclib.theory.margin, an independent implementation
+    for (Xc, yc, w, b), ref in get_exercise("04-4").expected(np.random.default_rng(1)):
+        assert ref == pytest.approx(margin(Xc, yc, w, b))
+    assert check_function("04-4", margin)
+    fb = check_function("04-4", lambda X, y, w, b: np.min(y * (X @ w + b)) / np.linalg.norm(w))
+    assert not fb and "geometric distance" in fb.message
+    # 5: the conclusion is checked, the argument is required, blanks are neutral
+    why = "gamma* is unknown, so no count of updates exceeds a known bound"
+    assert check("04-5", ("no", 1600), because=why)
+    assert check("04-5", ("No ", 1600.0), because=why)
+    assert "needs γ*" in check("04-5", ("yes", 1600), because=why).message
+    assert "its square" in check("04-5", ("no", 40), because=why).message
+    assert not check("04-5", ("no", 2000), because=why)
+    assert check("04-5", ..., because=why).neutral
+    assert check("04-5", ("no", ...), because=why).neutral
+    assert check("04-5", ("no", 1600)).neutral  # no argument yet
+    for ex in ("04-3", "04-4", "04-5"):
+        sol = str(show_solution(ex))
+        assert sol.strip() and ("1600" in sol if ex == "04-5" else True)

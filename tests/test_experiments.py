@@ -1,4 +1,5 @@
-"""Tests for perclib.experiments, against independent oracles (brute force, Monte Carlo, direct runs)."""
+"""Tests for perclib.experiments, against independent oracles (brute force, Monte Carlo,
+direct runs)."""
 
 import warnings
 
@@ -197,6 +198,9 @@ def test_lfd_experiment_small():
     mc = E.lfd_experiment(10, 200, random_state=0, method="monte-carlo", n_test=4000)
     assert mc["iterations"].shape == (200,) and np.all(mc["converged"])
     assert abs(mc["disagreement"].mean() - r["disagreement"].mean()) < 0.02
+    # the returned lines are each run's f and g: their exact disagreement is the one reported
+    again = [E.disagreement(r["w_f"][i], r["b_f"][i], r["w_g"][i], r["b_g"][i]) for i in range(200)]
+    assert np.array_equal(again, r["disagreement"]) and r["w_g"].shape == (200, 2)
     with pytest.raises(ValueError, match="method"):
         E.lfd_experiment(10, 2, method="guess")
 

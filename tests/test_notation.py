@@ -38,13 +38,26 @@ def test_every_symbol_of_the_table_is_defined_once():
     assert len(symbols) == len(set(symbols)) and len(symbols) >= 15
 
 
-@pytest.mark.parametrize("name, mappings", [("01", 1), ("02", 0), ("03", 3)])
+@pytest.mark.parametrize("name, mappings", [("01", 1), ("02", 0), ("03", 3), ("04", 0)])
 def test_no_old_names_for_the_augmented_vectors(name, mappings):
-    """03 maps the lecture's theta onto w~
-    (in its outline, its notation section and its summary)."""
+    """03 maps the lecture's theta onto w~ (in its outline, notation section and summary)."""
     text = _markdown(name)
     if BEGIN in text:
         text = text.replace(_table(text), "")
     assert not re.search(r"\\mathbf\{z\}|\\mathbf\{v\}", text)  # z and v were used for x~ and w~
     # theta appears only as the lecture's name, mapped onto w~ (and as McCulloch-Pitts' threshold)
     assert text.count("\\boldsymbol\\theta") <= mappings
+
+
+def test_04_uses_the_tables_symbols_for_the_augmented_vectors():
+    """04 used a bare z for x~ and v for w~ (v*, v_k, z_i); now it writes them with tildes."""
+    text = _markdown("04")
+    maths = " ".join(re.findall(r"\$\$?(.+?)\$\$?", text, flags=re.S))
+    assert not re.search(r"(?<![\\\w{])[vz](?:\^|_|\s*=|\\cdot)", maths)
+    for symbol in (
+        "\\tilde{\\mathbf{x}}",
+        "\\tilde{\\mathbf{w}}^*",
+        "\\tilde{\\mathbf{w}}_k",
+        "\\gamma^*",
+    ):
+        assert symbol in text

@@ -1,4 +1,5 @@
-"""Headless tests for perclib.widgets.convergence.MarginExplorer: set a control, check state and figure."""
+"""Headless tests for perclib.widgets.convergence.MarginExplorer: set a control, check the state
+and the figure."""
 
 import numpy as np
 import pytest
@@ -87,3 +88,22 @@ def test_display_and_mimebundle(monkeypatch):
     assert shown == [w.box]
     bundle = w._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_the_notebooks_explorer_at_a_small_margin():
+    """Notebook 04's explorer (40 points, seed 0) with the slider moved to 0.03, as a student would:
+    gamma* is the slider's value exactly, R = sqrt(2), the run is the perceptron's own on the same
+    data, it stays under the bound, and the right panel marks it with a vermillion dot (the colour
+    the notebook's prose names)."""
+    from perclib.plotting import OKABE_ITO
+
+    w = MarginExplorer(40, margin=0.1, seed=0)
+    w.margin.value = 0.03
+    st = w.state
+    X, y = make_fixed_ratio(40, 2, np.sqrt(2) / 0.03, random_state=0)
+    assert st["gamma"] == pytest.approx(0.03, rel=1e-9) and st["R"] == pytest.approx(np.sqrt(2))
+    assert st["bound"] == pytest.approx(2.0 / 0.03**2) == pytest.approx(mistake_bound(X, y))
+    assert st["updates"] == Perceptron(random_state=0).fit(X, y).n_updates_
+    assert 0 < st["updates"] <= st["bound"]
+    assert w.updates_point.get_color() == OKABE_ITO["vermillion"]
+    assert np.allclose(w.updates_point.get_xydata(), [[0.03, st["updates"]]])

@@ -33,8 +33,8 @@ def _vector(values, name):
 def plot_novikoff_lemma(trace, lemma=1, ax=None):
     """Both sides of one of Novikoff's inequalities over the updates k = 1..M.
 
-    ``trace`` is the dict of :func:`perclib.experiments.novikoff_trace`. Lemma 1 draws u.v_k above
-    k eta gamma*; lemma 2 draws ||v_k||^2 below k eta^2 R^2. Returns the axes.
+    ``trace`` is the dict of :func:`perclib.experiments.novikoff_trace`. Lemma 1 draws w~*.w~_k
+    above k eta gamma*; lemma 2 draws ||w~_k||^2 below k eta^2 R^2. Returns the axes.
     """
     if lemma not in (1, 2):
         raise ValueError(f"lemma must be 1 (alignment) or 2 (norm); got {lemma!r}.")
@@ -47,7 +47,7 @@ def plot_novikoff_lemma(trace, lemma=1, ax=None):
             "o-",
             color=OKABE_ITO["blue"],
             ms=3,
-            label="$u\\cdot v_k$ (measured)",
+            label="$\\tilde{\\mathbf{w}}^{*\\top}\\tilde{\\mathbf{w}}_k$ (measured)",
         )
         ax.plot(
             k,
@@ -56,7 +56,7 @@ def plot_novikoff_lemma(trace, lemma=1, ax=None):
             color=OKABE_ITO["black"],
             label="$k\\,\\eta\\,\\gamma^*$ (lower bound)",
         )
-        ax.set_ylabel("$u\\cdot v_k$")
+        ax.set_ylabel("$\\tilde{\\mathbf{w}}^{*\\top}\\tilde{\\mathbf{w}}_k$")
         ax.set_title("Lemma 1: the alignment grows at least linearly")
     else:
         ax.plot(
@@ -65,7 +65,7 @@ def plot_novikoff_lemma(trace, lemma=1, ax=None):
             "o-",
             color=OKABE_ITO["vermillion"],
             ms=3,
-            label="$\\|v_k\\|^2$ (measured)",
+            label="$\\|\\tilde{\\mathbf{w}}_k\\|^2$ (measured)",
         )
         ax.plot(
             k,
@@ -74,7 +74,7 @@ def plot_novikoff_lemma(trace, lemma=1, ax=None):
             color=OKABE_ITO["black"],
             label="$k\\,\\eta^2 R^2$ (upper bound)",
         )
-        ax.set_ylabel("$\\|v_k\\|^2$")
+        ax.set_ylabel("$\\|\\tilde{\\mathbf{w}}_k\\|^2$")
         ax.set_title("Lemma 2: the squared norm grows at most linearly")
     ax.set_xlabel("update $k$")
     ax.legend(loc="upper left")
@@ -302,8 +302,10 @@ def plot_train_test_error(max_iter, train_error, test_error, ax=None):
 
 
 def plot_paired(first, second, ax=None, *, labels=("pocket", "last iterate"), ylabel="error"):
-    """Paired values per seed (two columns joined by a line per seed),
-    with the means. Returns the axes."""
+    """Paired values per seed (two columns joined by a line per seed), with the means.
+
+    Returns the axes.
+    """
     a = _vector(first, "first")
     c = _vector(second, "second")
     if a.shape != c.shape:
@@ -382,6 +384,7 @@ def plot_updates_vs(values, updates, bound, ax=None, *, xlabel="n", series=None,
 def plot_criterion_slice(X, y, start, end, ax=None, *, n_points=201):
     """The perceptron criterion L along the segment from ``start`` to ``end`` (each a pair (w, b)),
     with the chord between its ends: a convex function never rises above its chords.
+
     Returns the axes.
     """
     (w0, b0), (w1, b1) = start, end
@@ -410,7 +413,9 @@ def _check_points(n):
 
 def plot_objective(values, ax=None, *, current=None, label="mean training loss", xlabel="SGD step"):
     """A loss curve over steps (or epochs), with an optional marker at step ``current``.
-    Returns the axes."""
+
+    Returns the axes.
+    """
     v = _vector(values, "values")
     ax = _ax(ax)
     steps = np.arange(v.size)
