@@ -2,6 +2,9 @@
 oracle; the exercise registry and the course's registered exercises."""
 
 import itertools
+import json
+import pathlib
+import re
 
 import numpy as np
 import pytest
@@ -9,6 +12,8 @@ import pytest
 from perclib import Perceptron
 from perclib.datasets import make_separable, worked_example
 from perclib.exercises import Feedback, check_epoch, check_value, epoch_trace, trace_table
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 # The COMP90049 lecture, epoch 1 with rule="prediction", theta = (b, w1, w2) from 0:
 # (x, theta.x, y_hat, theta after)
@@ -571,3 +576,15 @@ def test_04_exercises():
     for ex in ("04-3", "04-4", "04-5"):
         sol = str(show_solution(ex))
         assert sol.strip() and ("1600" in sol if ex == "04-5" else True)
+
+
+@pytest.mark.parametrize(
+    "notebook", sorted(p.name for p in (ROOT / "notebooks").glob("0*_*.ipynb")), ids=str
+)
+def test_a_notebook_that_offers_solutions_imports_show_solution(notebook):
+    """The text says "run show_solution(...)": the set-up imports it, or the call is a NameError."""
+    nb = json.loads((ROOT / "notebooks" / notebook).read_text(encoding="utf-8"))
+    text = "\n".join("".join(c["source"]) for c in nb["cells"])
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    if "show_solution(" in text:
+        assert re.search(r"^from perclib\.exercises import .*\bshow_solution\b", code, re.M)
