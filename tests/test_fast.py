@@ -155,9 +155,11 @@ def _tie_trials(seed, trials=150):
 
 
 def test_near_ties_are_settled_as_the_reference_settles_them(chunk):
-    """Start each fit exactly on a tie of the left-to-right sum, where numpy's own order often is not 0.
+    """Start each fit exactly on a tie of the left-to-right sum, where numpy's own order often is
+    not 0.
 
-    A fast path that trusted the sign of ``X[block] @ w + b`` would decide these examples differently.
+    A fast path that trusted the sign of ``X[block] @ w + b`` would decide these examples
+    differently.
     """
     decided_differently = 0
     for X, y, w0, b0 in _tie_trials(seed=0):
@@ -178,10 +180,12 @@ def test_near_ties_are_settled_as_the_reference_settles_them(chunk):
 
 def test_near_ties_in_a_chunk_streamed_by_einsum(chunk, monkeypatch):
     """The same exact ties, met in a chunk whose first product is einsum's (``_Scan.epoch``'s fresh
-    chunk) rather than BLAS's: einsum sums in its own order, and its sign must not decide a tie either.
+    chunk) rather than BLAS's: einsum sums in its own order, and its sign must not decide a tie
+    either.
 
     Normally the first epoch's chunks come into the cache for their norms, so einsum first streams a
-    chunk in the second epoch; computing all the norms up front makes every chunk fresh from the start.
+    chunk in the second epoch; computing all the norms up front makes every chunk fresh from the
+    start.
     """
     init = _fast._Scan.__init__
 

@@ -52,7 +52,8 @@ def _perclib(X, y, max_iter, eta=1.0, reference=False, coef_init=None, **kw):
 
 
 def _data(seed, n, d, exponents, flip):
-    """Gaussian rows, column j scaled by 10**exponents[j]; labels from a random plane, some flipped."""
+    """Gaussian rows, column j scaled by 10**exponents[j]; labels from a random plane, some
+    flipped."""
     rng = np.random.default_rng(seed)
     Z = rng.standard_normal((n, d))
     y = np.where(Z @ rng.standard_normal(d) + 0.3 * rng.standard_normal() >= 0, 1, -1)
@@ -128,7 +129,8 @@ def test_beyond_1e150_sklearn_finite_or_both_raise(seed, n, d, exponent, max_ite
 
 
 def test_an_overflowing_result_raises_a_clear_valueerror():
-    """w = 1e308 * (1, 1), then a mistake on (1, -1.5) adds 1e308 to w_1: no finite result exists."""
+    """w = 1e308 * (1, 1), then a mistake on (1, -1.5) adds 1e308 to w_1: no finite result
+    exists."""
     X = np.array([[1.0, 1.0], [1.0, -1.5], [-1.0, -1.0]])
     y = np.array([1, 1, -1])
     sk = SkPerceptron(shuffle=False, tol=None, max_iter=3, eta0=1e308, fit_intercept=False)
@@ -213,7 +215,8 @@ def test_multiclass_fast_equals_reference_at_scale(scale):
 
 @pytest.mark.parametrize("scale", [0.0, 1e-320, 1e-200, 1e-160, 1.0, 1e160, 1e200, 1e300])
 def test_norms_are_right_at_every_scale(scale):
-    """The scaled norms against an oracle that cannot overflow: Python's math.hypot on the entries."""
+    """The scaled norms against an oracle that cannot overflow: Python's math.hypot on the
+    entries."""
     import math
 
     rows = np.array([[3.0, 4.0, 0.0], [1.0, -2.0, 2.0], [5e-3, 12e-3, 0.0]]) * scale
@@ -262,7 +265,8 @@ def test_tie_band_covers_the_worst_left_to_right_error():
 
 
 def test_engine_train_records_epochs_from_1_by_default():
-    """_engine.train called without epoch_offset (as experiments._fit_pla calls it): epochs count from 1."""
+    """_engine.train called without epoch_offset (as experiments._fit_pla calls it): epochs count
+    from 1."""
     from perclib._engine import train
 
     X, y = worked_example()
@@ -285,7 +289,8 @@ def test_engine_train_records_epochs_from_1_by_default():
 
 @pytest.mark.parametrize("order", ["cyclic", "random-mistake"])
 def test_scores_beyond_2_to_1000_follow_the_left_to_right_sum(order):
-    """At 1e152, ||w|| ||x|| passes 2**1000 after a few updates, where the vectorised scores (used by
+    """At 1e152, ||w|| ||x|| passes 2**1000 after a few updates, where the vectorised scores (used
+    by
     random-mistake and by the pocket's count) switch to an infinite band: the plain loop of
     tests/test_oracles.py (left-to-right sums) is the oracle."""
     from test_oracles import perceptron_loop, pocket_loop

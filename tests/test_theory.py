@@ -73,8 +73,9 @@ def test_max_margin_agrees_with_an_independent_solver(n, d, margin_, seed):
     seed=st.integers(0, 10_000),
 )
 def test_min_norm_point_has_a_duality_certificate(n, d, margin_, seed):
-    """p = sum lam_i z_i with lam in the simplex, and min_i z_i.p >= ||p||^2: then no unit u does better
-    than ||p|| (min_i z_i.u <= p.u <= ||p||), so gamma* = ||p|| exactly, whatever algorithm found p."""
+    """p = sum lam_i z_i with lam in the simplex, and min_i z_i.p >= ||p||^2: then no unit u does
+    better than ||p|| (min_i z_i.u <= p.u <= ||p||), so gamma* = ||p|| exactly, whatever algorithm
+    found p."""
     X, y = make_separable(n, d, margin_, random_state=seed)
     Z = _augmented(X, y)
     p, S, lam = _min_norm_point(Z)
@@ -218,15 +219,16 @@ def test_subgradient_set_at_the_kink_and_inequality():
 
 
 def test_margin_uses_b_squared_in_the_norm():
-    """b = 3, where b**2 = 9 and 2*b = 6 differ: min(1*(1+3), -1*(-1+3)) / sqrt(1 + 9) = -2/sqrt(10)."""
+    """b = 3, where b**2 = 9 and 2*b = 6 differ: min(1*(1+3), -1*(-1+3)) / sqrt(1 + 9) =
+    -2/sqrt(10)."""
     assert margin([[1.0, 0.0], [-1.0, 0.0]], [1, -1], w=[1.0, 0.0], b=3.0) == pytest.approx(
         -2 / math.sqrt(10), rel=1e-15
     )
 
 
 def test_subgradient_with_two_named_classes():
-    """Labels "a" < "b": "b" is +1. At w = 0 every y*a is 0, so t = at_zero = 1 and g = -sum y_i (x_i, 1)
-    = -(-1*(1, 1) + 1*(2, 1)) = (-1, 0)."""
+    """Labels "a" < "b": "b" is +1. At w = 0 every y*a is 0, so t = at_zero = 1 and
+    g = -sum y_i (x_i, 1) = -(-1*(1, 1) + 1*(2, 1)) = (-1, 0)."""
     g_w, g_b = perceptron_subgradient([[1.0], [2.0]], ["a", "b"], w=[0.0], b=0.0)
     assert g_w.tolist() == [-1.0] and g_b == 0.0
 
@@ -288,9 +290,10 @@ def test_geometric_max_margin_agrees_with_svc(seed, d):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_geometric_max_margin_has_a_certificate(seed):
-    """Exactness without a solver: 2 gamma w = p - q with p in the hull of the +1 points and q in the hull
-    of the -1 points (found by non-negative least squares on the points touching the band). Every
-    separating band is at most ||p - q|| wide, and ours is exactly that wide, so none is wider."""
+    """Exactness without a solver: 2 gamma w = p - q with p in the hull of the +1 points and q in
+    the hull of the -1 points (found by non-negative least squares on the points touching the band).
+    Every separating band is at most ||p - q|| wide, and ours is exactly that wide: none is wider.
+    """
     from scipy.optimize import nnls
 
     X, y = make_separable(60, 3, 0.05, random_state=seed)
