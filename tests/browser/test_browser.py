@@ -268,12 +268,14 @@ def test_handout_pdf_has_no_raw_tex_and_the_check_can_fail(browser, tmp_path):
 # ----------------------------------------------------------------------------- JupyterLab
 OPEN_NOTEBOOK = """async (path) => {
   const app = window.jupyterapp;
-  const panel = Array.from(app.shell.widgets('main')).find(w => w.context && w.context.path === path);
+  const panel = Array.from(app.shell.widgets('main'))
+    .find(w => w.context && w.context.path === path);
   if (!panel) return 'not open';
   app.shell.activateById(panel.id);
   await panel.context.ready;
   await panel.sessionContext.ready;
-  return panel.sessionContext.session && panel.sessionContext.session.kernel ? 'ready' : 'no kernel';
+  const session = panel.sessionContext.session;
+  return session && session.kernel ? 'ready' : 'no kernel';
 }"""
 
 RUN_ALL = """async (path) => {
