@@ -39,7 +39,8 @@ class SGDExplorer:
     loss : ipywidgets.Dropdown
     eta : ipywidgets.FloatLogSlider
     step : ipywidgets.IntSlider (0 = before the first step)
-    play : ipywidgets.Play (linked to ``step``)
+    play : ipywidgets.Play (linked to ``step``; hidden, driven by ``play_button``)
+    play_button : ipywidgets.ToggleButton ("▶ play" / "❚❚ pause", named for screen readers)
     image : ipywidgets.Image, summary : ipywidgets.HTML
     fig, ax_data, ax_loss : the matplotlib Figure and its two axes
     model : the fitted :class:`perclib.sgd.LinearSGD` (``record=True``)

@@ -55,7 +55,9 @@ class MulticlassStepper:
     slider : ipywidgets.IntSlider
         The position among the steps shown (all steps, or the updates only).
     play : ipywidgets.Play
-        Linked to the slider.
+        Linked to the slider; hidden, driven by ``play_button``.
+    play_button : ipywidgets.ToggleButton
+        "▶ play" / "❚❚ pause": a named button in place of the Play's icons.
     prev_button, next_button : ipywidgets.Button
     updates_only : ipywidgets.Checkbox
     table : ipywidgets.HTML

@@ -176,7 +176,9 @@ class Stepper:
     slider : ipywidgets.IntSlider
         The step shown, 0 to ``len(history) - 1``.
     play : ipywidgets.Play
-        Plays through the steps; linked to the slider.
+        Plays through the steps; linked to the slider. Hidden: ``play_button`` drives it.
+    play_button : ipywidgets.ToggleButton
+        "▶ play" / "❚❚ pause": a named button in place of the Play's three unnamed icons.
     prev_button, next_button : ipywidgets.Button
         One step back or forward.
     eta, rule, order, w1_0, w2_0, b_0 : ipywidgets controls
