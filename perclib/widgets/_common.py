@@ -10,7 +10,9 @@ from ..plotting.core import OKABE_ITO
 
 
 def square_view(ax, points, *, scale, min_half=0.0, pad=0.3):
-    """Set equal, square limits centred on ``points`` (half-width max(spread/2, min_half)*scale + pad).
+    """Set equal, square limits centred on ``points``.
+
+    The half-width is max(spread/2, min_half)*scale + pad.
 
     Returns (xlim, ylim).
     """
@@ -43,3 +45,36 @@ def figure_image(alt):
     """The PNG image widget of a figure, named for screen readers by ``alt`` (its tooltip, shown
     as the <img>'s title; the handouts copy it into the alt text)."""
     return _Figure(format="png", tooltip=alt)
+
+
+PLAY, PAUSE = "▶ play", "❚❚ pause"
+
+
+def play_button(play):
+    """A play/pause button, named by its text, that drives ``play`` (an ipywidgets.Play).
+
+    ipywidgets 8 draws a Play as three buttons holding only an icon, so in JupyterLab they have
+    no accessible name (a screen reader says "button", axe-core's button-name rule fails them),
+    and nothing in ipywidgets' Python API can name them. This ToggleButton shows its description
+    as its text, which names it; the Play stays in the widget but hidden (``display: none``: no
+    tab stop, nothing a screen reader meets), because its view is what runs the animation in the
+    browser. The two are linked in the browser (jslink), as the Play's own button would be: pressed,
+    the Play plays (from the first step when it stands on the last) and the button reads "pause";
+    at the last step the Play stops and the button pops back to "play".
+    """
+    play.layout.display = "none"
+    button = W.ToggleButton(
+        value=bool(play.playing),
+        description=PAUSE if play.playing else PLAY,
+        tooltip="play through the steps, one every "
+        f"{play.interval / 1000:g} s; press again to pause",
+        layout=W.Layout(width="90px"),
+    )
+    button.add_class("perclib-play")
+    button._play_link = W.jslink((button, "value"), (play, "playing"))
+
+    def relabel(change):
+        button.description = PAUSE if change["new"] else PLAY
+
+    button.observe(relabel, names="value")
+    return button

@@ -97,11 +97,9 @@ class BoundaryExplorer:
         self.b = W.FloatSlider(value=b, min=-bmax, max=bmax, step=0.05, description="b", **common)
         self.info = W.HTML()
         self.image = figure_image(
-
-                "The data, o for +1 and x for -1, the line w.x + b = 0 with w as an arrow normal to "
-                "it, the half-planes shaded, and a ring around each misclassified point; counts "
-                "below."
-
+            "The data, o for +1 and x for -1, the line w.x + b = 0 with w as an arrow normal to "
+            "it, the half-planes shaded, and a ring around each misclassified point; counts "
+            "below."
         )
         self.box = W.VBox([W.HBox([W.VBox([self.w1, self.w2, self.b]), self.info]), self.image])
         self.box.add_class("perclib-boundary")

@@ -1,4 +1,5 @@
-"""MarginExplorer: a margin slider that regenerates separable data and shows updates against Novikoff's bound.
+"""MarginExplorer: a margin slider that regenerates separable data and shows updates against
+Novikoff's bound.
 
 The logic lives in :meth:`MarginExplorer.update`, which tests call headlessly: set
 ``widget.margin.value = 0.05`` and read ``widget.state`` and the figure's artists.
@@ -36,8 +37,9 @@ class MarginExplorer:
 
     Each change draws a fresh separable data set, trains :class:`perclib.Perceptron` from w = 0, and
     computes gamma* (:func:`perclib.theory.max_margin`, in the augmented space) and R. With
-    ``exact=True`` the data come from :func:`perclib.experiments.make_fixed_ratio`, so gamma* *is* the
-    slider's value and R = sqrt(2) (points in the unit disc): every setting lies on one bound curve.
+    ``exact=True`` the data come from :func:`perclib.experiments.make_fixed_ratio`, so gamma* *is*
+    the slider's value and R = sqrt(2) (points in the unit disc): every setting lies on one bound
+    curve.
     With ``exact=False`` they come from :func:`perclib.datasets.make_separable`, where ``margin`` is
     the generating margin of a planted line in the plane and gamma* (augmented) differs from it.
 
@@ -88,11 +90,9 @@ class MarginExplorer:
         )
         self.order = W.Dropdown(options=list(V.ORDERS), value=order, description="order")
         self.image = figure_image(
-
-                "Left: the data, o for +1 and x for -1, the max-margin band and the perceptron's "
-                "line. Right, log-log: the bound (R/gamma*)^2 against gamma*, and the updates made "
-                "(dot) below it."
-
+            "Left: the data, o for +1 and x for -1, the max-margin band and the perceptron's "
+            "line. Right, log-log: the bound (R/gamma*)^2 against gamma*, and the updates made "
+            "(dot) below it."
         )
         self.summary = W.HTML()
         self.fig = Figure(figsize=(10, 5.2), dpi=80, facecolor="white")
@@ -172,7 +172,8 @@ class MarginExplorer:
             label="perceptron",
         )
         ax.set_title(
-            f"{'γ*' if self.exact else 'generating margin'} = {st['margin']:.2f} (seed {st['seed']})"
+            f"{'γ*' if self.exact else 'generating margin'} = {st['margin']:.2f} "
+            f"(seed {st['seed']})"
         )
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize=7)
         ax = self.ax_bound

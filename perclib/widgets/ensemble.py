@@ -44,7 +44,8 @@ def _check_int(value, name, minimum):
 
 
 class EnsembleExplorer:
-    """Sliders for epochs and label noise; the last, voted, averaged and pocket boundaries side by side.
+    """Sliders for epochs and label noise; the last, voted, averaged and pocket boundaries side by
+    side.
 
     Parameters
     ----------
@@ -122,10 +123,8 @@ class EnsembleExplorer:
         )
         self.table = W.HTML()
         self.image = figure_image(
-
-                "The training data, o for +1 and x for -1, and the boundaries of the last, averaged "
-                "and pocket perceptrons; the table gives the errors of all four answers."
-
+            "The training data, o for +1 and x for -1, and the boundaries of the last, averaged "
+            "and pocket perceptrons; the table gives the errors of all four answers."
         )
         self.box = W.VBox([W.HBox([self.epochs, self.noise]), self.table, self.image])
         self.box.add_class("perclib-ensemble")
@@ -164,7 +163,8 @@ class EnsembleExplorer:
         return models
 
     def update(self):
-        """Redraw the data, refit the four models, and update ``state``, the figure and the table."""
+        """Redraw the data, refit the four models, and update ``state``, the figure and the
+        table."""
         noise = round(float(self.noise.value), 10)
         self.X, self.y, self.X_test, self.y_test = self._data(noise)
         models = self.fit()
@@ -213,7 +213,10 @@ class EnsembleExplorer:
             f"<td style='{cell}'>{self.state['n_vectors'][m]}</td></tr>"
             for m in METHODS
         )
-        return f"<table style='border-collapse:collapse;font-family:monospace'><tr>{head}</tr>{rows}</table>"
+        return (
+            f"<table style='border-collapse:collapse;font-family:monospace'>"
+            f"<tr>{head}</tr>{rows}</table>"
+        )
 
     def display(self):
         """Show the widget (a notebook cell may also just end with it)."""

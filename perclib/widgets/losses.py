@@ -16,7 +16,7 @@ from .. import _validation as V
 from ..datasets import make_noisy
 from ..plotting.core import OKABE_ITO, plot_data, plot_decision_boundary
 from ..sgd import LOSSES, SGD_ORDERS, LinearSGD, loss_value
-from ._common import figure_image
+from ._common import figure_image, play_button
 from .convergence import _png
 
 
@@ -39,7 +39,8 @@ class SGDExplorer:
     loss : ipywidgets.Dropdown
     eta : ipywidgets.FloatLogSlider
     step : ipywidgets.IntSlider (0 = before the first step)
-    play : ipywidgets.Play (linked to ``step``)
+    play : ipywidgets.Play (linked to ``step``; hidden, driven by ``play_button``)
+    play_button : ipywidgets.ToggleButton ("▶ play" / "❚❚ pause", named for screen readers)
     image : ipywidgets.Image, summary : ipywidgets.HTML
     fig, ax_data, ax_loss : the matplotlib Figure and its two axes
     model : the fitted :class:`perclib.sgd.LinearSGD` (``record=True``)
@@ -82,11 +83,10 @@ class SGDExplorer:
         self.step = W.IntSlider(value=0, min=0, max=1, description="step")
         self.play = W.Play(value=0, min=0, max=1, interval=150, description="play")
         W.jslink((self.play, "value"), (self.step, "value"))
+        self.play_button = play_button(self.play)
         self.image = figure_image(
-
-                "Left: the data, o for +1 and x for -1, the current boundary and the example of this "
-                "step ringed. Right: the mean loss and the 0-1 error against the SGD step."
-
+            "Left: the data, o for +1 and x for -1, the current boundary and the example of this "
+            "step ringed. Right: the mean loss and the 0-1 error against the SGD step."
         )
         self.summary = W.HTML()
         self.fig = Figure(figsize=(10, 5.2), dpi=80, facecolor="white")
@@ -100,7 +100,7 @@ class SGDExplorer:
         self.box = W.VBox(
             [
                 W.HBox([self.loss, self.eta]),
-                W.HBox([self.play, self.step]),
+                W.HBox([self.play_button, self.play, self.step]),
                 self.summary,
                 self.image,
             ]

@@ -30,7 +30,7 @@ from .. import _validation as V
 from ..datasets import make_blobs3
 from ..multiclass import MulticlassPerceptron
 from ..plotting.core import CLASS_COLORS, OKABE_ITO, plot_classes
-from ._common import figure_image, square_view, status_html
+from ._common import figure_image, play_button, square_view, status_html
 
 
 class MulticlassStepper:
@@ -55,7 +55,9 @@ class MulticlassStepper:
     slider : ipywidgets.IntSlider
         The position among the steps shown (all steps, or the updates only).
     play : ipywidgets.Play
-        Linked to the slider.
+        Linked to the slider; hidden, driven by ``play_button``.
+    play_button : ipywidgets.ToggleButton
+        "▶ play" / "❚❚ pause": a named button in place of the Play's icons.
     prev_button, next_button : ipywidgets.Button
     updates_only : ipywidgets.Checkbox
     table : ipywidgets.HTML
@@ -124,6 +126,7 @@ class MulticlassStepper:
         )
         self.play = W.Play(value=0, min=0, max=0, interval=700, description="play")
         self._link = W.link((self.play, "value"), (self.slider, "value"))
+        self.play_button = play_button(self.play)
         self.prev_button = W.Button(description="◀ previous", layout=W.Layout(width="110px"))
         self.next_button = W.Button(description="next ▶", layout=W.Layout(width="110px"))
         self.prev_button.on_click(lambda _: self.go(-1))
@@ -132,14 +135,19 @@ class MulticlassStepper:
         self.table = W.HTML()
         self.status = W.HTML()
         self.image = figure_image(
-
-                "The regions each class wins after this step, the weight vectors w_k as arrows from "
-                "the origin, and the visited example; the table gives every class's score and the "
-                "update."
-
+            "The regions each class wins after this step, the weight vectors w_k as arrows from "
+            "the origin, and the visited example; the table gives every class's score and the "
+            "update."
         )
         nav = W.HBox(
-            [self.play, self.prev_button, self.slider, self.next_button, self.updates_only]
+            [
+                self.play_button,
+                self.play,
+                self.prev_button,
+                self.slider,
+                self.next_button,
+                self.updates_only,
+            ]
         )
         self.box = W.VBox([nav, self.table, self.status, self.image])
         self.box.add_class("perclib-multiclass-stepper")

@@ -39,7 +39,7 @@ from .._format import num as _num
 from .._format import vec as _vec
 from ..perceptron import Perceptron
 from ..plotting.core import OKABE_ITO, boundary_segment, halfplanes, plot_data
-from ._common import figure_image, square_view, status_html
+from ._common import figure_image, play_button, square_view, status_html
 
 FIELDS = ("epoch", "index", "x", "y", "activation", "y_hat", "updated", "w", "b")
 COLUMNS = ("epoch", "x", "y", "w·x+b", "ŷ", "updated", "new w", "new b")
@@ -176,7 +176,9 @@ class Stepper:
     slider : ipywidgets.IntSlider
         The step shown, 0 to ``len(history) - 1``.
     play : ipywidgets.Play
-        Plays through the steps; linked to the slider.
+        Plays through the steps; linked to the slider. Hidden: ``play_button`` drives it.
+    play_button : ipywidgets.ToggleButton
+        "▶ play" / "❚❚ pause": a named button in place of the Play's three unnamed icons.
     prev_button, next_button : ipywidgets.Button
         One step back or forward.
     eta, rule, order, w1_0, w2_0, b_0 : ipywidgets controls
@@ -221,7 +223,8 @@ class Stepper:
         eta = V.check_positive(eta, "eta")
         if not _ETA_RANGE[0] <= eta <= _ETA_RANGE[1]:
             raise ValueError(
-                f"eta must lie in [{_ETA_RANGE[0]:g}, {_ETA_RANGE[1]:g}] for the stepper; got {eta!r}."
+                f"eta must lie in [{_ETA_RANGE[0]:g}, {_ETA_RANGE[1]:g}] for the stepper; "
+                f"got {eta!r}."
             )
         V.check_choice(rule, "rule", V.RULES)
         V.check_choice(order, "order", V.ORDERS)
@@ -287,6 +290,7 @@ class Stepper:
         self.slider.add_class("perclib-stepper-slider")
         self.play = W.Play(value=0, min=0, max=0, interval=700, description="play")
         self._link = W.link((self.play, "value"), (self.slider, "value"))
+        self.play_button = play_button(self.play)
         self.prev_button = W.Button(description="◀ previous", layout=W.Layout(width="110px"))
         self.next_button = W.Button(description="next ▶", layout=W.Layout(width="110px"))
         self.prev_button.on_click(lambda _: self.go(-1))
@@ -295,22 +299,21 @@ class Stepper:
         self.table.add_class("perclib-stepper-table")
         self.status = W.HTML()
         self.image = figure_image(
-
-                "The data, o for +1 and x for -1, the boundary before this step dashed and after it "
-                "solid, w as an arrow, and the visited example; the table above gives the numbers."
-
+            "The data, o for +1 and x for -1, the boundary before this step dashed and after it "
+            "solid, w as an arrow, and the visited example; the table above gives the numbers."
         )
         params = W.HBox(
             [self.eta, self.rule, self.order, self.w1_0, self.w2_0, self.b_0],
             layout=W.Layout(flex_flow="row wrap"),
         )
-        nav = W.HBox([self.play, self.prev_button, self.slider, self.next_button])
+        nav = W.HBox([self.play_button, self.play, self.prev_button, self.slider, self.next_button])
         self.box = W.VBox([params, nav, self.table, self.status, self.image])
         self.box.add_class("perclib-stepper")
 
     def _build_figure(self):
         # Only the artists in self.dynamic change from step to step; _Blit redraws just those. The
-        # step's text goes in the table's caption, not the figure: drawing text costs ~40% of a redraw.
+        # step's text goes in the table's caption, not the figure: drawing text costs ~40% of a
+        # redraw.
         self.fig = Figure(figsize=(6.6, 4.8), dpi=80, facecolor="white")
         FigureCanvasAgg(self.fig)
         self.ax = ax = self.fig.add_subplot()

@@ -46,6 +46,7 @@ NOTEBOOK = pathlib.Path(
     os.environ.get("PERCLIB_BROWSER_NOTEBOOK", ROOT / "notebooks" / "02_update_rule.ipynb")
 )
 HANDOUTS = pathlib.Path(os.environ.get("PERCLIB_HANDOUTS", ROOT / "_build" / "handouts"))
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"  # npm ci (make handouts runs it)
 SHOTS = ROOT / "_build" / "browser"
 TIMEOUT = 90_000  # ms, for a whole notebook to run on a busy machine
 
@@ -268,12 +269,14 @@ def test_handout_pdf_has_no_raw_tex_and_the_check_can_fail(browser, tmp_path):
 # ----------------------------------------------------------------------------- JupyterLab
 OPEN_NOTEBOOK = """async (path) => {
   const app = window.jupyterapp;
-  const panel = Array.from(app.shell.widgets('main')).find(w => w.context && w.context.path === path);
+  const panel = Array.from(app.shell.widgets('main'))
+    .find(w => w.context && w.context.path === path);
   if (!panel) return 'not open';
   app.shell.activateById(panel.id);
   await panel.context.ready;
   await panel.sessionContext.ready;
-  return panel.sessionContext.session && panel.sessionContext.session.kernel ? 'ready' : 'no kernel';
+  const session = panel.sessionContext.session;
+  return session && session.kernel ? 'ready' : 'no kernel';
 }"""
 
 RUN_ALL = """async (path) => {
@@ -382,9 +385,21 @@ FOCUSED = """() => {
 }"""
 
 
+# axe-core's rules for a control without a name; run on the Stepper's own element only.
+AXE_NAMES = """async (element) => {
+  const rules = ['button-name', 'label', 'aria-input-field-name', 'aria-toggle-field-name',
+                 'select-name', 'input-button-name', 'image-alt', 'role-img-alt'];
+  const result = await axe.run(element, {runOnly: {type: 'rule', values: rules}});
+  return {checked: result.passes.reduce((n, r) => n + r.nodes.length, 0),
+          violations: result.violations.flatMap(v => v.nodes.map(
+            n => ({id: v.id, impact: v.impact, html: n.html.slice(0, 100)})))};
+}"""
+
+
 def test_stepper_with_the_keyboard_alone(jupyterlab, browser):
-    """Tab through the Stepper's controls and list what each is called, then step with Enter on
-    "next", the arrow keys and Home/End on the slider: the table and the plot follow."""
+    """Tab through the Stepper's controls and list what each is called, then play and pause with
+    Enter, step with Enter on "next", the arrow keys and Home/End on the slider: the table and
+    the plot follow. axe-core checks that its controls carry names."""
     from playwright.sync_api import expect
 
     base, token, paths = jupyterlab
@@ -417,16 +432,31 @@ def test_stepper_with_the_keyboard_alone(jupyterlab, browser):
         assert "next ▶" in names and "◀ previous" in names
         assert any(s["role"] == "slider" for s in stops)
 
-        def back_to(test):
-            """Shift+Tab until the focused control passes `test` (at most a whole round)."""
+        def seek(test, key):
+            """Press `key` until the focused control passes `test` (at most a whole round)."""
             for _ in range(len(stops) + 1):
                 if test(page.evaluate(FOCUSED)):
                     return
-                page.keyboard.press("Shift+Tab")
-            pytest.fail(f"Shift+Tab did not reach the control; at {page.evaluate(FOCUSED)}")
+                page.keyboard.press(key)
+            pytest.fail(f"{key} did not reach the control; at {page.evaluate(FOCUSED)}")
 
-        back_to(lambda s: s["name"] == "next ▶")  # keys only from here
+        def back_to(test):
+            seek(test, "Shift+Tab")
+
         steps = []
+        back_to(lambda s: s["name"] == "▶ play")  # keys only from here
+        play = stepper.locator(".perclib-play")
+        was = int(readout.inner_text())
+        page.keyboard.press("Enter")
+        expect(play).to_have_text("❚❚ pause", timeout=TIMEOUT)
+        expect(readout).not_to_have_text(str(was), timeout=TIMEOUT)  # it plays
+        page.keyboard.press("Enter")
+        expect(play).to_have_text("▶ play", timeout=TIMEOUT)
+        paused = readout.inner_text()
+        page.wait_for_timeout(2000)  # more than two of the Play's 700 ms steps
+        assert readout.inner_text() == paused, "Enter on pause did not stop the Play"
+        steps.append(("Enter on ▶ play, then on ❚❚ pause", was, int(paused)))
+        seek(lambda s: s["name"] == "next ▶", "Tab")
 
         def state():
             return (int(readout.inner_text()), table.inner_text(), plot.get_attribute("src"))
@@ -461,12 +491,21 @@ def test_stepper_with_the_keyboard_alone(jupyterlab, browser):
             print(f"  {what}: step {old} -> {new}")
         assert after[1] != before[1] and after[2] != before[2], "the table and the plot follow"
         stepper.screenshot(path=SHOTS / "stepper_keyboard.png")
-        # ipywidgets 8 itself leaves these without a name in JupyterLab: the Play widget's three
-        # icon buttons, the slider's handle and its editable readout (the handouts name the first
-        # four, book/offline/widgets-setup.js). Any other unnamed control fails here.
+        # ipywidgets 8 itself leaves two without a name in JupyterLab, and its Python API cannot
+        # name them: the slider's handle (a div, role slider) and its editable readout (the
+        # handouts name the handle, book/offline/widgets-setup.js). Any other unnamed control
+        # fails here. (A Play's three icon buttons were unnamed: perclib shows "▶ play" instead.)
         unnamed = [f"{s['tag']} {s['role']}".strip() for s in stops if not s["name"]]
         print(f"unnamed controls in JupyterLab: {unnamed}")
-        assert unnamed == ["button submit"] * 3 + ["div slider", "div"], unnamed
+        assert unnamed == ["div slider", "div"], unnamed
+        page.add_script_tag(path=str(AXE))  # inline: no request
+        axe = page.evaluate(AXE_NAMES, stepper.element_handle())
+        print(f"axe on the Stepper: {axe['checked']} nodes pass, violations {axe['violations']}")
+        assert axe["checked"] >= 8
+        assert [(v["id"], v["impact"]) for v in axe["violations"]] == [
+            ("aria-input-field-name", "serious")
+        ], axe["violations"]
+        assert 'role="slider"' in axe["violations"][0]["html"]
         described = plot.get_attribute("title") or ""  # perclib's figure_image: the figure's name
         print(f"the figure is described as: {described!r}")
         assert len(described) > 40
