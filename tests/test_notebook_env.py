@@ -24,6 +24,7 @@ import os
 import pathlib
 import subprocess
 import sys
+from xml.etree import ElementTree
 
 import nbformat
 import pytest
@@ -111,15 +112,18 @@ def _hostile_home(home: pathlib.Path) -> dict[str, str]:
     }
 
 
-def _nbval(tmp_path, setup, *, isolate=True):
-    """Run nbval (strict) on the small notebook in the hostile environment; return the process.
+def _nbval(tmp_path, setups, *, isolate=True):
+    """Run nbval (strict) on one small notebook per set-up cell, in the hostile environment, in
+    one pytest process; return the process and each cell's outcome by notebook: {name: [(outcome,
+    message), ...]}.
 
-    The notebook sits outside the repository, so its set-up (../conftest.py) is loaded as a plugin
-    (``-p conftest``) when ``isolate`` is true, and not at all otherwise.
+    The notebooks sit outside the repository, so their set-up (../conftest.py) is loaded as a
+    plugin (``-p conftest``) when ``isolate`` is true, and not at all otherwise.
     """
     work = tmp_path / "work"
     work.mkdir()
-    nbformat.write(_notebook(setup), work / "probe.ipynb")
+    for name, setup in setups.items():
+        nbformat.write(_notebook(setup), work / f"{name}.ipynb")
     env = {
         k: v
         for k, v in os.environ.items()
@@ -139,9 +143,19 @@ def _nbval(tmp_path, setup, *, isolate=True):
         "--nbval",
         "--nbval-current-env",
         "-q",
-        "probe.ipynb",
+        "--junitxml",
+        str(tmp_path / "report.xml"),
+        *(f"{name}.ipynb" for name in setups),
     ]
-    return subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, timeout=300)
+    cells = {name: [] for name in setups}
+    for case in ElementTree.parse(tmp_path / "report.xml").iter("testcase"):
+        name = case.get("classname").removesuffix(".ipynb").rsplit(".", 1)[-1]
+        failure = case.find("failure")
+        outcome = "failed" if failure is not None else "passed"
+        message = "" if failure is None else (failure.get("message", "") + (failure.text or ""))
+        cells[name].append((outcome, message))
+    return done, cells
 
 
 def _report(done):
@@ -159,23 +173,35 @@ def test_setup_cell_chooses_the_inline_backend(notebook):
     assert "".join(first["source"]).startswith("%matplotlib inline\n")
 
 
-def test_hostile_environment_passes_with_the_repository_setup(tmp_path):
-    done = _nbval(tmp_path, SETUP_CELL)
-    assert done.returncode == 0, _report(done)
-    assert "4 passed" in done.stdout, _report(done)
+@pytest.fixture(scope="module")
+def isolated(tmp_path_factory):
+    """One nbval run, with the repository's set-up, of two notebooks: the real set-up cell, and
+    the light one without ``%matplotlib inline`` (a negative control)."""
+    return _nbval(
+        tmp_path_factory.mktemp("isolated"),
+        {"real": SETUP_CELL, "nomagic": LIGHT_SETUP.replace("%matplotlib inline\n", "")},
+    )
+
+
+def test_hostile_environment_passes_with_the_repository_setup(isolated):
+    done, cells = isolated
+    assert [outcome for outcome, _ in cells["real"]] == ["passed"] * 4, _report(done)
 
 
 def test_hostile_environment_is_hostile_without_the_isolation(tmp_path):
     """Without ../conftest.py the user's IPython profile and matplotlibrc reach the kernel."""
-    done = _nbval(tmp_path, LIGHT_SETUP, isolate=False)
+    done, cells = _nbval(tmp_path, {"light": LIGHT_SETUP}, isolate=False)
     assert done.returncode != 0, _report(done)
     # the user's matplotlibrc sized the figure, the user's profile showed every expression
-    assert "<Figure size 320x240 with 1 Axes>" in done.stdout, _report(done)
-    assert "2 failed, 2 passed" in done.stdout, _report(done)
+    outcomes = [outcome for outcome, _ in cells["light"]]
+    assert outcomes == ["passed", "failed", "failed", "passed"], _report(done)
+    assert "<Figure size 320x240 with 1 Axes>" in cells["light"][1][1], _report(done)
 
 
-def test_without_the_magic_mplbackend_agg_shows_no_figure(tmp_path):
-    done = _nbval(tmp_path, LIGHT_SETUP.replace("%matplotlib inline\n", ""))
+def test_without_the_magic_mplbackend_agg_shows_no_figure(isolated):
+    done, cells = isolated
     assert done.returncode != 0, _report(done)
-    assert "Missing output fields from running code: {'text/plain'}" in done.stdout, _report(done)
-    assert "1 failed, 3 passed" in done.stdout, _report(done)
+    outcomes = [outcome for outcome, _ in cells["nomagic"]]
+    assert outcomes == ["passed", "failed", "passed", "passed"], _report(done)
+    missing = "Missing output fields from running code: {'text/plain'}"
+    assert missing in cells["nomagic"][1][1], _report(done)
