@@ -1,5 +1,5 @@
-"""Notebooks 05-07's registered exercises: right answers accepted, anticipated mistakes get their hint,
-the worked solutions are right."""
+"""Notebooks 05-07's registered exercises: right answers accepted, anticipated mistakes get their
+hint, the worked solutions are right."""
 
 import re
 

@@ -103,7 +103,8 @@ def test_sgd_matches_the_perceptron_on_noisy_data_until_max_iter():
 
 
 def test_at_zero_zero_never_leaves_the_origin():
-    # with t = 0 at the kink, w = 0 (all activations 0) is a fixed point: a valid subgradient, no progress
+    # with t = 0 at the kink, w = 0 (all activations 0) is a fixed point: a valid subgradient,
+    # no progress
     X, y = worked_example()
     sgd = LinearSGD(at_zero=0.0).fit(X, y)
     assert np.all(sgd.coef_ == 0) and sgd.intercept_ == 0 and sgd.converged_ and sgd.n_updates_ == 0
@@ -154,7 +155,8 @@ def test_labels_inputs_and_errors():
     labels = np.where(y == 1, "spam", "ham")
     clf = LinearSGD(fit_intercept=False).fit(X, labels)
     assert clf.intercept_ == 0.0
-    # "spam" > "ham", so "spam" is the +1 class: predict is sign(w.x) with sign(0) = +1, both labels occur
+    # "spam" > "ham", so "spam" is the +1 class: predict is sign(w.x) with sign(0) = +1; both labels
+    # occur
     expected = np.where(X @ clf.coef_ >= 0, "spam", "ham")
     assert clf.predict(X).tolist() == expected.tolist() and set(expected) == {"spam", "ham"}
     np.testing.assert_array_equal(X, Xc)

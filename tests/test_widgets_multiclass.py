@@ -14,7 +14,8 @@ def stepper():
 
 
 def _replay(X, y, steps):
-    """The multi-class perceptron by hand (ties to the lowest class), as an oracle for W after each step."""
+    """The multi-class perceptron by hand (ties to the lowest class): an oracle for W after each
+    step."""
     classes, t = np.unique(y, return_inverse=True)
     W, b = np.zeros((len(classes), 2)), np.zeros(len(classes))
     out = []
@@ -51,7 +52,8 @@ def test_slider_shows_each_step_as_replayed_by_hand(stepper):
         np.testing.assert_array_equal(st["W"], W)
         np.testing.assert_array_equal(st["b"], b)
         np.testing.assert_array_equal(st["x"], stepper.X[k % len(stepper.X)])
-        # the figure: the marker on x, one arrow per class ending at w_k, regions = argmax of the scores
+        # the figure: the marker on x, one arrow per class ending at w_k, regions = argmax of the
+        # scores
         np.testing.assert_array_equal(stepper.marker.get_xydata(), [st["x"]])
         for arrow, w in zip(stepper.arrows, W):
             assert arrow.xy == pytest.approx(tuple(w))

@@ -1,4 +1,4 @@
-"""The stepper, driven headlessly: set a control's value, then check ``state`` and the figure's data.
+"""The stepper, driven headlessly: set a control's value, then check ``state`` and the figure.
 
 Oracle: the COMP90049 lecture's hand-computed trace of the 4-point example (rule="prediction"),
 and the definition of the boundary w.x + b = 0 for the drawn artists.
@@ -317,8 +317,8 @@ def test_bad_history(history, message):
 
 
 def test_every_cell_of_the_table_matches_the_trace_table(lecture):
-    """Notebook 03 says so: each step's row (x, y, activation, prediction, update, w, b) agrees with the
-    lecture's table built by ``trace_table`` from an independent fit."""
+    """Notebook 03 says so: each step's row (x, y, activation, prediction, update, w, b) agrees with
+    the lecture's table built by ``trace_table`` from an independent fit."""
     from perclib.exercises import trace_table
 
     ref = trace_table(
