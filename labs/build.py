@@ -3,8 +3,8 @@
 Usage::
 
     python labs/build.py [--course DIR] [--db URL]            # make labs: release/<lab>/
-    python labs/build.py pack [--out DIR]                     # make student-pack: what is handed out
-    python labs/build.py grade [--course DIR] [--feedback]    # make grade: autograde submitted/, print the table
+    python labs/build.py pack [--out DIR]                     # make student-pack: the hand-out
+    python labs/build.py grade [--course DIR] [--feedback]    # make grade: autograde, print table
 
 Without a command:
 
@@ -91,7 +91,8 @@ def _drop_widget_state(path):
 
 
 PACK = HERE.parent / "_build" / "student-pack"
-# Words that have no business in a student's notebook: the grader's internals and ways to reach them.
+# Words that have no business in a student's notebook: the grader's internals and ways to reach
+# them.
 TAMPER = (
     "labgrader",
     "grading.json",
@@ -127,7 +128,8 @@ def student_pack(course=HERE, out=PACK, env=None):
 
 
 def autograde(course=HERE, db=None, env=None, feedback=False, release=True):
-    """Autograde every submission in ``course/submitted`` (one nbgrader run); return the table's rows.
+    """Autograde every submission in ``course/submitted`` (one nbgrader run); return the rows of
+    the table.
 
     ``release=False`` skips building the student versions first, for a caller that has just built
     them into the same gradebook (the build registers the labs' test cells, which grading needs).
