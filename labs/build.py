@@ -3,8 +3,8 @@
 Usage::
 
     python labs/build.py [--course DIR] [--db URL]            # make labs: release/<lab>/
-    python labs/build.py pack [--out DIR]                     # make student-pack: what is handed out
-    python labs/build.py grade [--course DIR] [--feedback]    # make grade: autograde submitted/, print the table
+    python labs/build.py pack [--out DIR]                     # make student-pack: the hand-out
+    python labs/build.py grade [--course DIR] [--feedback]    # make grade: autograde, print table
 
 Without a command:
 
@@ -91,7 +91,8 @@ def _drop_widget_state(path):
 
 
 PACK = HERE.parent / "_build" / "student-pack"
-# Words that have no business in a student's notebook: the grader's internals and ways to reach them.
+# Words that have no business in a student's notebook: the grader's internals and ways to reach
+# them.
 TAMPER = (
     "labgrader",
     "grading.json",
@@ -126,13 +127,19 @@ def student_pack(course=HERE, out=PACK, env=None):
     return sorted(p for p in out.rglob("*") if p.is_file())
 
 
-def autograde(course=HERE, db=None, env=None, feedback=False):
-    """Autograde every submission in ``course/submitted`` (one nbgrader run); return the table's rows."""
+def autograde(course=HERE, db=None, env=None, feedback=False, release=True):
+    """Autograde every submission in ``course/submitted`` (one nbgrader run); return the rows of
+    the table.
+
+    ``release=False`` skips building the student versions first, for a caller that has just built
+    them into the same gradebook (the build registers the labs' test cells, which grading needs).
+    """
     course = pathlib.Path(course)
     db = db or f"sqlite:///{course / 'gradebook.db'}"
     with tempfile.TemporaryDirectory(prefix="perclib-labs-jupyter-") as tmp:
         env = jupyter_env(tmp) if env is None else env
-        generate(course, db=db, env=env)  # registers the labs and their test cells in the gradebook
+        if release:
+            generate(course, db=db, env=env)  # registers the labs and their test cells
         # nbgrader exits with 1 when one submission cannot be processed; the others are graded, so
         # report the failures and go on to the table (the submission is missing from it).
         for command in (["autograde"], ["generate_feedback"] if feedback else []):
@@ -195,16 +202,18 @@ def _flags(folder):
 
 
 def format_table(rows, seed):
+    width = max([28] + [len(r["student"]) for r in rows])
     lines = [
         f"Grades (autograded points; hidden tests drawn with the instructor's seed {seed})",
-        f"{'lab':<5} {'student':<28} {'auto':>10}  {'written':<14} failed tests / flags",
+        f"{'lab':<5} {'student':<{width}} {'auto':>10}  {'written':<14} failed tests / flags",
     ]
     for r in rows:
         tail = ", ".join(r["failed"]) or "-"
         if r["flags"]:
             tail += "   FLAGS: " + ", ".join(r["flags"])
         lines.append(
-            f"{r['lab']:<5} {r['student']:<28} {r['auto']:5g}/{r['auto_max']:<4g}  {r['written']:<14} {tail}"
+            f"{r['lab']:<5} {r['student']:<{width}} {r['auto']:5g}/{r['auto_max']:<4g}  "
+            f"{r['written']:<14} {tail}"
         )
     return "\n".join(lines)
 

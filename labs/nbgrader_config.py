@@ -1,9 +1,9 @@
 """nbgrader configuration of the course's graded labs (the instructor's: see README.md here).
 
-The course directory is this folder (run nbgrader from here, or use ``make labs`` / ``make grade``)::
+The course directory is this folder (run nbgrader from here, or ``make labs`` / ``make grade``)::
 
     source/<lab>/<lab>.ipynb     instructor versions: solutions, hidden tests, rubrics (private)
-    grader/                      the hidden tests' code and the grading seed, grader/grading.json (private)
+    grader/                      the hidden tests' code and the grading seed, grading.json (private)
     release/<lab>/<lab>.ipynb    student versions, built by ``make labs`` (git-ignored)
     submitted/, autograded/, feedback/, gradebook.db   the instructor's grading (git-ignored)
 """

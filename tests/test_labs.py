@@ -1,16 +1,19 @@
 """The graded labs (``labs/``): grades an instructor can trust.
 
-One build and one ``nbgrader autograde`` run per test session, in a temporary copy of the course
-(the repository is never written): for every lab, the instructor's solution, the untouched student
-version, each listed wrong variant, a wrapper around perclib for the functions it wraps, a notebook
-made only of answers to the visible tests, correct variants (lists, float32, extra keys), a solution
+One build and one ``nbgrader autograde`` run per lab (a test class per lab, so that
+``--dist loadscope`` grades the labs on different workers), in a temporary copy of the course (the
+repository is never written): the instructor's solution, the untouched student version, each listed
+wrong variant, a wrapper around perclib for each function it wraps, a notebook made only of answers
+to the visible tests, correct variants (lists, float32, extra keys, another subgradient), a solution
 and a wrong variant with the seed pinned by the student, and a repeated submission (two kernel runs
-of the same notebook must agree). The table is printed (``pytest -s`` shows it) by the same code as
-``make grade``.
+of the same notebook must agree; the only submission graded twice). The table is printed
+(``pytest -s`` shows it) by the same code as ``make grade``.
 """
 
 from __future__ import annotations
 
+import ast
+import html
 import importlib.util
 import json
 import pathlib
@@ -53,6 +56,14 @@ FUNCTIONS = {
         "multiclass_fit": {"test_multiclass_fit"},
         "accuracy": {"test_accuracy"},
     },
+    "lab4": {
+        "training_mistakes": {"test_mistakes"},
+        "pocket_fit": {"test_pocket"},
+        "perceptron_loss": {"test_loss"},
+        "perceptron_subgradient": {"test_subgradient"},
+        "voted_predict": {"test_voted"},
+        "averaged_predict": {"test_averaged"},
+    },
 }
 
 WRAPPERS = {
@@ -84,6 +95,44 @@ from perclib import MulticlassPerceptron
 def multiclass_fit(X, y, n_classes, eta=1.0, max_iter=10):
     ref = MulticlassPerceptron(eta=eta, max_iter=max_iter, average=True).fit(X, y)
     return ref.last_coef_, ref.last_intercept_, ref.coef_, ref.intercept_
+""",
+    },
+    "lab4": {
+        "pocket_fit": """
+from perclib import PocketPerceptron
+def pocket_fit(X, y, eta=1.0, max_iter=10):
+    ref = PocketPerceptron(eta=eta, max_iter=max_iter).fit(X, y)
+    return ref.coef_, ref.intercept_, ref.pocket_mistakes_
+""",
+        "perceptron_loss": """
+from perclib.theory import perceptron_loss as _loss
+def perceptron_loss(w, b, X, y):
+    return float(np.mean(_loss(y, np.asarray(X, dtype=float) @ np.asarray(w, dtype=float) + b)))
+""",
+        "perceptron_subgradient": """
+import perclib.theory
+def perceptron_subgradient(w, b, X, y):
+    g_w, g_b = perclib.theory.perceptron_subgradient(X, y, w, b)
+    return g_w / len(y), g_b / len(y)
+""",
+        "voted_predict": """
+from perclib import VotedPerceptron
+def voted_predict(weights, intercepts, counts, X):
+    ref = VotedPerceptron()
+    ref.weights_, ref.intercepts_ = np.asarray(weights, float), np.asarray(intercepts, float)
+    ref.counts_, ref.classes_ = np.asarray(counts), np.array([-1, 1])
+    ref.n_features_in_ = ref.weights_.shape[1]
+    return ref.predict(X)
+""",
+        "averaged_predict": """
+from perclib import AveragedPerceptron
+def averaged_predict(weights, intercepts, counts, X):
+    c = np.asarray(counts, float)
+    ref = AveragedPerceptron()
+    ref.coef_ = c @ np.asarray(weights, float)
+    ref.intercept_ = float(c @ np.asarray(intercepts, float))
+    ref.classes_, ref.n_features_in_ = np.array([-1, 1]), ref.coef_.shape[0]
+    return ref.predict(X)
 """,
     },
 }
@@ -244,6 +293,92 @@ def averaged_fit(X, y, eta=1.0, max_iter=10):
             "last iterate as the average",
         ),
     },
+    "lab4": {
+        "boundary-counts-by-sign": (
+            [
+                (
+                    "training_mistakes",
+                    "return int(np.count_nonzero(margins <= 0))",
+                    "predictions = np.where(X @ np.asarray(w, dtype=float) + b >= 0, 1.0, -1.0)\n"
+                    "    return int(np.count_nonzero(predictions != y))",
+                )
+            ],
+            "training_mistakes",
+            "test_mistakes",
+            "a point on the boundary",
+        ),
+        "pocket-keeps-last": (
+            [
+                (
+                    "pocket_fit",
+                    "return pocket_w, pocket_b, pocket_mistakes",
+                    "return w, b, training_mistakes(w, b, X, y)",
+                )
+            ],
+            "pocket_fit",
+            "test_pocket",
+            "you returned the last iterate",
+        ),
+        "pocket-ties-replace": (
+            [("pocket_fit", "if now < pocket_mistakes:", "if now <= pocket_mistakes:")],
+            "pocket_fit",
+            "test_pocket",
+            "strictly fewer mistakes",
+        ),
+        "hinge-loss": (
+            [
+                (
+                    "perceptron_loss",
+                    "np.maximum(0.0, -y * activations)",
+                    "np.maximum(0.0, 1.0 - y * activations)",
+                )
+            ],
+            "perceptron_loss",
+            "test_loss",
+            "that is the hinge loss",
+        ),
+        "subgradient-sign": (
+            [
+                (
+                    "perceptron_subgradient",
+                    "np.where(margins <= 0, -y, 0.0)",
+                    "np.where(margins <= 0, y, 0.0)",
+                )
+            ],
+            "perceptron_subgradient",
+            "test_subgradient",
+            "the wrong sign",
+        ),
+        "voted-by-averaging": (
+            [
+                (
+                    "voted_predict",
+                    "    votes = np.where(X @ weights.T + intercepts >= 0, 1.0, -1.0)\n"
+                    "    return np.where(votes @ counts >= 0, 1.0, -1.0)",
+                    "    return np.where(\n"
+                    "        X @ (counts @ weights) + counts @ intercepts >= 0, 1.0, -1.0\n"
+                    "    )",
+                )
+            ],
+            "voted_predict",
+            "test_voted",
+            "you used the averaged rule",
+        ),
+        "averaged-by-voting": (
+            [
+                (
+                    "averaged_predict",
+                    "    w_sum, b_sum = counts @ weights, counts @ intercepts\n"
+                    "    return np.where(X @ w_sum + b_sum >= 0, 1.0, -1.0)",
+                    "    votes = np.where(X @ weights.T + intercepts >= 0, 1.0, -1.0)\n"
+                    "    return np.where(votes @ counts >= 0, 1.0, -1.0)",
+                )
+            ],
+            "averaged_predict",
+            "test_averaged",
+            "you let the iterates vote",
+        ),
+    },
 }
 for _lab, _wrappers in WRAPPERS.items():
     for _name, _src in _wrappers.items():
@@ -268,11 +403,7 @@ CORRECT = {
             "return w + eta * y * x, b + eta * y, True",
             "return [w + eta * y * x, b + eta * y, True]",
         ),
-        (
-            "fit",
-            '"w": np.array(w, dtype=float), "b": float(b)}',
-            '"w": np.array(w, dtype=float), "b": float(b), "margin": y[i] * a}',
-        ),
+        ("fit", '"b": float(b),\n', '"b": float(b),\n                    "margin": y[i] * a,\n'),
         ("fit", "return w, b, history", "return [w, b, tuple(history)]"),
     ],
     "lab2": [
@@ -297,6 +428,44 @@ CORRECT = {
             "w, b = np.zeros(d, np.float32), 0.0\n    u, beta = np.zeros(d, np.float32), 0.0",
         ),
         ("multiclass_step", "return W, b, True", "return [W, b, True]"),
+    ],
+    "lab4": [
+        (
+            "training_mistakes",
+            "return int(np.count_nonzero(margins <= 0))",
+            "return np.sum(margins <= 0)",
+        ),
+        (
+            "pocket_fit",
+            "return pocket_w, pocket_b, pocket_mistakes",
+            "return [pocket_w.astype(np.float32).tolist(), pocket_b, pocket_mistakes]",
+        ),
+        (
+            "perceptron_loss",
+            "activations = X @ np.asarray(w, dtype=float) + b",
+            "X = X.astype(np.float32)\n    activations = X @ np.asarray(w, dtype=np.float32) + b",
+        ),
+        # Another element of the subdifferential at the kink: t = 0 (strict y*a < 0) instead of 1.
+        (
+            "perceptron_subgradient",
+            "np.where(margins <= 0, -y, 0.0)",
+            "np.where(margins < 0, -y, 0.0)",
+        ),
+        (
+            "perceptron_subgradient",
+            "return coef @ X, float(coef.sum())",
+            "return list(coef @ X), coef.sum()",
+        ),
+        (
+            "voted_predict",
+            "return np.where(votes @ counts >= 0, 1.0, -1.0)",
+            "return [1 if v >= 0 else -1 for v in votes @ counts]",
+        ),
+        (
+            "averaged_predict",
+            "return np.where(X @ w_sum + b_sum >= 0, 1.0, -1.0)",
+            "return tuple(np.where(X @ w_sum + b_sum >= 0, 1, -1).astype(np.int8))",
+        ),
     ],
 }
 PIN = "SEED = 1\nnp.random.seed(1)\nimport os; os.environ['PERCLIB_LAB_SEED'] = '1'\n"
@@ -350,7 +519,8 @@ def _visible_only(lab, course, release_nb, source_nb, tmp):
     lines = [
         "import pickle, functools",
         "RECORD = {}",
-        "def _rec(name, f):\n    @functools.wraps(f)\n    def g(*a, **k):\n        out = f(*a, **k)\n"
+        "def _rec(name, f):\n    @functools.wraps(f)\n    def g(*a, **k):\n"
+        "        out = f(*a, **k)\n"
         "        try:\n            key = pickle.dumps((a, sorted(k.items())))\n"
         "            if len(key) < 4000: RECORD.setdefault(name, {})[key] = out\n"
         "        except Exception:\n            pass\n        return out\n    return g",
@@ -364,7 +534,8 @@ def _visible_only(lab, course, release_nb, source_nb, tmp):
             for f in funcs
         )
         lines.append(
-            f"try:\n    exec({src!r})\nexcept Exception as e:\n    print('skipped:', type(e).__name__){wrap}"
+            f"try:\n    exec({src!r})\nexcept Exception as e:\n"
+            f"    print('skipped:', type(e).__name__){wrap}"
         )
     lines.append(f"pickle.dump(RECORD, open({str(tmp / f'{lab}.pkl')!r}, 'wb'))")
     script.write_text("\n".join(lines))
@@ -391,11 +562,69 @@ def _visible_only(lab, course, release_nb, source_nb, tmp):
     return _solved(release_nb, source_nb, edits)
 
 
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    """Build, submit and autograde every lab once; return what the tests look at."""
-    build = _load_build()
-    tmp = tmp_path_factory.mktemp("labs")
+def _secret_lines(course, lab):
+    """Lines of solutions, hidden tests and rubrics of a lab's source (12 characters or more)."""
+    source_nb = nbformat.read(course / "source" / lab / f"{lab}.ipynb", as_version=4)
+    text = "\n".join(c.source for c in source_nb.cells)
+    return {
+        ln.strip()
+        for m in REGION.finditer(text)
+        for ln in m.group(2).splitlines()
+        if len(ln.strip()) >= 12
+    }
+
+
+def _public_text():
+    """What the course publishes anyway: the lab sources outside their secret regions, and
+    notebooks/."""
+    texts = []
+    for path in sorted(LABS.glob("source/*/*.ipynb")):
+        texts.append(
+            REGION.sub("", "\n".join(c.source for c in nbformat.read(path, as_version=4).cells))
+        )
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        texts.append("\n".join(c.source for c in nbformat.read(path, as_version=4).cells))
+    return "\n".join(texts)
+
+
+def _grader_lines():
+    """Lines of the grader's code (24 characters or more) that the course does not publish
+    anyway."""
+    lines = set()
+    for path in (LABS / "grader").rglob("*.py"):
+        lines |= {
+            ln.strip()
+            for ln in path.read_text().splitlines()
+            if len(ln.strip()) >= 24
+            and not ln.strip().startswith(("#", "import ", "from ", '"""'))
+            and not re.fullmatch(r'"\w+",?', ln.strip())  # a function's name: public anyway
+        }
+    public = _public_text()
+    flat = " ".join(public.split())  # the text of the labs' markdown, whatever its line breaks
+    return {ln for ln in lines if ln not in public and " ".join(ln.split()) not in flat}
+
+
+def _hint_text():
+    """The grader's string constants: the hints, which may state the rule they check (lab 3's
+    "W[y_hat] -= eta*x and b[y_hat] -= eta") and which a failed test shows by design."""
+    texts = []
+    for path in (LABS / "grader").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                texts.append(node.value)
+    return "\n".join(texts)
+
+
+def _leaks(texts, secrets):
+    """Secret lines found in the texts. A line that also appears in the public part is still a leak:
+    it is how a solution reaches the student version."""
+    joined = "\n".join(texts)
+    return sorted(ln for ln in secrets if ln in joined)
+
+
+def _course(tmp, labs):
+    """A copy of the course directory with the sources of ``labs`` only (the repository is never
+    written)."""
     course = tmp / "course"
     shutil.copytree(
         LABS,
@@ -410,36 +639,47 @@ def graded(tmp_path_factory):
             ".ipynb_checkpoints",
         ),
     )
+    for folder in (course / "source").iterdir():
+        if folder.name not in labs:
+            shutil.rmtree(folder)
+    return course
+
+
+def _grade(lab, tmp):
+    """Build one lab, submit its whole set of submissions and autograde them in one nbgrader run.
+
+    The set: the instructor's solution, the untouched student version, each listed wrong variant,
+    a wrapper around perclib per wrapped function, the visible tests' answers only, the correct
+    variants, the solution and the first wrong variant with the seed pinned by the student, and the
+    first wrong variant submitted twice (the one submission graded twice: two runs must agree).
+    """
+    build = _load_build()
+    course = _course(tmp, [lab])
     env = build.jupyter_env(tmp / "jupyter")
     db = f"sqlite:///{tmp / 'gradebook.db'}"
-    labs = build.generate(course, db=db, env=env)
-    assert labs == sorted(FUNCTIONS)
+    assert build.generate(course, db=db, env=env) == [lab]
+    source_nb = nbformat.read(course / "source" / lab / f"{lab}.ipynb", as_version=4)
+    release_nb = nbformat.read(course / "release" / lab / f"{lab}.ipynb", as_version=4)
 
-    def submit(student, lab, nb):
+    def submit(student, nb):
         folder = course / "submitted" / student / lab
         folder.mkdir(parents=True)
         nbformat.write(nb, folder / f"{lab}.ipynb")
 
-    for lab in labs:
-        source_nb = nbformat.read(course / "source" / lab / f"{lab}.ipynb", as_version=4)
-        release_nb = nbformat.read(course / "release" / lab / f"{lab}.ipynb", as_version=4)
-        submit("solution", lab, _solved(release_nb, source_nb))
-        submit("solution-pinned-seed", lab, _solved(release_nb, source_nb, pin=True))
-        submit("untouched", lab, release_nb)
-        submit("correct-variants", lab, _solved(release_nb, source_nb, CORRECT[lab]))
-        submit("visible-tests-only", lab, _visible_only(lab, course, release_nb, source_nb, tmp))
-        for student, (edits, *_) in WRONG[lab].items():
-            submit(student, lab, _solved(release_nb, source_nb, edits))
-        first = next(iter(WRONG[lab]))
-        submit(
-            f"{first}-pinned-seed",
-            lab,
-            _solved(release_nb, source_nb, WRONG[lab][first][0], pin=True),
-        )
-        submit(f"{first}-again", lab, _solved(release_nb, source_nb, WRONG[lab][first][0]))
-    rows = build.autograde(course, db=db, env=env, feedback=True)
+    submit("solution", _solved(release_nb, source_nb))
+    submit("solution-pinned-seed", _solved(release_nb, source_nb, pin=True))
+    submit("untouched", release_nb)
+    submit("correct-variants", _solved(release_nb, source_nb, CORRECT[lab]))
+    submit("visible-tests-only", _visible_only(lab, course, release_nb, source_nb, tmp))
+    for student, (edits, *_) in WRONG[lab].items():
+        submit(student, _solved(release_nb, source_nb, edits))
+    first = next(iter(WRONG[lab]))
+    submit(f"{first}-pinned-seed", _solved(release_nb, source_nb, WRONG[lab][first][0], pin=True))
+    submit(f"{first}-again", _solved(release_nb, source_nb, WRONG[lab][first][0]))
+    # generate() above registered the lab in this gradebook: autograde need not build it again.
+    rows = build.autograde(course, db=db, env=env, feedback=True, release=False)
     print("\n" + build.format_table(rows, build.grading_seed(course)))
-    return {"course": course, "labs": labs, "rows": {(r["lab"], r["student"]): r for r in rows}}
+    return {"course": course, "lab": lab, "rows": {r["student"]: r for r in rows}}
 
 
 def _errors(course, student, lab):
@@ -455,52 +695,69 @@ def _full(row):
     return row["auto_max"] > 0 and row["auto"] == row["auto_max"]
 
 
-@pytest.mark.parametrize("student", ["solution", "solution-pinned-seed", "correct-variants"])
-def test_correct_work_gets_full_marks(graded, student):
-    for lab in graded["labs"]:
-        row = graded["rows"][lab, student]
+@pytest.fixture(scope="class")
+def graded(request, tmp_path_factory):
+    """The graded set of the test class's lab (``LAB``), once per class."""
+    lab = request.cls.LAB
+    return _grade(lab, tmp_path_factory.mktemp(lab))
+
+
+class _Lab:
+    """The whole proof set for one lab, graded once per class (one nbgrader run).
+
+    One subclass per lab: ``--dist loadscope`` sends each class to one worker, so the labs are
+    graded in parallel, each once.
+    """
+
+    LAB = ""
+    # Other submissions whose feedback must show a hint: (student, a phrase of it).
+    FEEDBACK = ()
+
+    @pytest.mark.parametrize("student", ["solution", "solution-pinned-seed", "correct-variants"])
+    def test_correct_work_gets_full_marks(self, graded, student):
+        lab, row = self.LAB, graded["rows"][student]
         assert _full(row), (
-            f"{lab}/{student}: {row['auto']}/{row['auto_max']}, {_errors(graded['course'], student, lab)}"
+            f"{lab}/{student}: {row['auto']}/{row['auto_max']}, "
+            f"{_errors(graded['course'], student, lab)}"
         )
 
-
-@pytest.mark.parametrize("student", ["untouched", "visible-tests-only"])
-def test_no_work_gets_no_marks(graded, student):
-    for lab in graded["labs"]:
-        row = graded["rows"][lab, student]
+    @pytest.mark.parametrize("student", ["untouched", "visible-tests-only"])
+    def test_no_work_gets_no_marks(self, graded, student):
+        row = graded["rows"][student]
         assert row["auto"] == 0, (
-            f"{lab}/{student} scored {row['auto']}: failed only {row['failed']}"
+            f"{self.LAB}/{student} scored {row['auto']}: failed only {row['failed']}"
         )
 
+    def test_a_slip_costs_only_its_function(self, graded):
+        lab = self.LAB
+        assert graded["rows"].keys() >= WRONG[lab].keys()
+        for student, (_, function, must_fail, phrase) in WRONG[lab].items():
+            failed = set(graded["rows"][student]["failed"])
+            assert must_fail in failed, (
+                f"{lab}/{student}: {must_fail} passed; failed: {sorted(failed)}"
+            )
+            assert failed <= FUNCTIONS[lab][function], (
+                f"{lab}/{student}: a slip in {function} also failed "
+                f"{sorted(failed - FUNCTIONS[lab][function])}: "
+                f"{_errors(graded['course'], student, lab)}"
+            )
+            error = _errors(graded["course"], student, lab)[must_fail]
+            assert phrase in error, (
+                f"{lab}/{student}: {must_fail} should say {phrase!r}; it says {error!r}"
+            )
 
-@pytest.mark.parametrize("lab, student", [(lab, s) for lab in WRONG for s in WRONG[lab]])
-def test_a_slip_costs_only_its_function(graded, lab, student):
-    _, function, must_fail, phrase = WRONG[lab][student]
-    row = graded["rows"][lab, student]
-    failed = set(row["failed"])
-    assert must_fail in failed, f"{lab}/{student}: {must_fail} passed; failed: {sorted(failed)}"
-    assert failed <= FUNCTIONS[lab][function], (
-        f"{lab}/{student}: a slip in {function} also failed {sorted(failed - FUNCTIONS[lab][function])}: "
-        f"{_errors(graded['course'], student, lab)}"
-    )
-    error = _errors(graded["course"], student, lab)[must_fail]
-    assert phrase in error, f"{lab}/{student}: {must_fail} should say {phrase!r}; it says {error!r}"
+    def test_wrappers_get_nothing_for_the_function_they_wrap(self, graded):
+        assert WRAPPERS[self.LAB]
+        for name in WRAPPERS[self.LAB]:
+            row = graded["rows"][f"wrapper-{name}"]
+            assert set(row["failed"]) == FUNCTIONS[self.LAB][name], (self.LAB, name, row["failed"])
 
-
-def test_wrappers_get_nothing_for_the_function_they_wrap(graded):
-    for lab, wrappers in WRAPPERS.items():
-        for name in wrappers:
-            row = graded["rows"][lab, f"wrapper-{name}"]
-            assert set(row["failed"]) == FUNCTIONS[lab][name], (lab, name, row["failed"])
-
-
-def test_seed_is_the_instructors_and_grades_replay(graded):
-    """A student's SEED changes nothing; two runs of one notebook agree; the seed is in the notebook."""
-    course = graded["course"]
-    seed = json.loads((course / "grader" / "grading.json").read_text())["seed"]
-    for lab in graded["labs"]:
+    def test_seed_is_the_instructors_and_grades_replay(self, graded):
+        """A student's SEED changes nothing; two runs of one notebook agree; the seed is in it."""
+        course, lab = graded["course"], self.LAB
+        seed = json.loads((course / "grader" / "grading.json").read_text())["seed"]
         first = next(iter(WRONG[lab]))
-        rows = [graded["rows"][lab, s] for s in (first, f"{first}-pinned-seed", f"{first}-again")]
+        rows = [graded["rows"][s] for s in (first, f"{first}-pinned-seed", f"{first}-again")]
         assert all(
             (r["auto"], r["failed"]) == (rows[0]["auto"], rows[0]["failed"]) for r in rows
         ), rows
@@ -514,88 +771,87 @@ def test_seed_is_the_instructors_and_grades_replay(graded):
         recorded = [t for t in outputs if "[grader]" in t]
         assert recorded and all(f"seed {seed}" in t for t in recorded), recorded
 
+    def test_written_answers_await_manual_grading(self, graded):
+        rows = graded["rows"]
+        assert rows["solution"]["written"].endswith("to grade"), rows["solution"]
+        assert rows["untouched"]["written"].startswith("0/"), rows["untouched"]
 
-def test_written_answers_await_manual_grading(graded):
-    for lab in graded["labs"]:
-        assert graded["rows"][lab, "solution"]["written"].endswith("to grade"), graded["rows"][
-            lab, "solution"
-        ]
-        assert graded["rows"][lab, "untouched"]["written"].startswith("0/"), graded["rows"][
-            lab, "untouched"
-        ]
-
-
-def _secret_lines(course, lab):
-    """Lines of solutions, hidden tests and rubrics of a lab's source (12 characters or more)."""
-    source_nb = nbformat.read(course / "source" / lab / f"{lab}.ipynb", as_version=4)
-    text = "\n".join(c.source for c in source_nb.cells)
-    return {
-        ln.strip()
-        for m in REGION.finditer(text)
-        for ln in m.group(2).splitlines()
-        if len(ln.strip()) >= 12
-    }
-
-
-def _public_text():
-    """What the course publishes anyway: the lab sources outside their secret regions, notebooks/."""
-    texts = []
-    for path in sorted(LABS.glob("source/*/*.ipynb")):
-        texts.append(
-            REGION.sub("", "\n".join(c.source for c in nbformat.read(path, as_version=4).cells))
+    def test_feedback_shows_hints_not_hidden_tests(self, graded):
+        """Failed hidden tests show their hints; no feedback shows a line of a solution, a hidden
+        test or the grader that the student did not write."""
+        course, lab = graded["course"], self.LAB
+        secrets = set().union(*(_secret_lines(LABS, name) for name in sorted(FUNCTIONS)))
+        secrets |= _grader_lines()
+        # The traceback of a failed hidden test shows the call to the grader: that much is public.
+        secrets = {s for s in secrets if "labgrader" not in s and "_failure" not in s}
+        first = next(iter(WRONG[lab]))
+        for student, phrase in ((first, WRONG[lab][first][3]), *self.FEEDBACK):
+            must_fail = WRONG[lab][student][2]
+            text, _ = _feedback(course, student, lab)
+            assert must_fail in text and phrase in text, (
+                f"{lab}/{student}: the hint {phrase!r} of the failed hidden test is not in the "
+                "feedback"
+            )
+        # The traceback of a failed hidden test shows its cell's lines around the failure: the call
+        # to the grader and nothing else of the hidden part.
+        students = sorted(graded["rows"])
+        assert sorted(p.parent.parent.name for p in (course / "feedback").rglob("*.html")) == (
+            students
         )
-    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
-        texts.append("\n".join(c.source for c in nbformat.read(path, as_version=4).cells))
-    return "\n".join(texts)
+        hints = _hint_text()
+        for student in students:
+            text, own = _feedback(course, student, lab)
+            leaked = [ln for ln in _leaks([text], secrets) if ln not in own and ln not in hints]
+            assert not leaked, (lab, student, leaked[:5])
 
 
-def _grader_lines():
-    """Lines of the grader's code (24 characters or more) that the course does not publish anyway."""
-    lines = set()
-    for path in (LABS / "grader").rglob("*.py"):
-        lines |= {
-            ln.strip()
-            for ln in path.read_text().splitlines()
-            if len(ln.strip()) >= 24 and not ln.strip().startswith(("#", "import ", "from ", '"""'))
-        }
-    public = _public_text()
-    return {ln for ln in lines if ln not in public}
+def _feedback(course, student, lab):
+    """A feedback page's text (tags stripped, entities decoded: the code as the student reads it)
+    and the lines of the student's own submission, which the page may of course show."""
+    page = (course / "feedback" / student / lab / f"{lab}.html").read_text()
+    text = html.unescape(re.sub(r"<[^>]*>", "", page))
+    nb = nbformat.read(course / "submitted" / student / lab / f"{lab}.ipynb", as_version=4)
+    return text, "\n".join(c.source for c in nb.cells)
 
 
-def _leaks(texts, secrets):
-    """Secret lines found in the texts. A line that also appears in the public part is still a leak:
-    it is how a solution reaches the student version."""
-    joined = "\n".join(texts)
-    return sorted(ln for ln in secrets if ln in joined)
+# Largest first: --dist loadscope hands the classes out in this order, two per worker at the
+# start (lab 4 and lab 3 have the most, or the slowest, submissions to grade).
+class TestLab4(_Lab):
+    LAB = "lab4"
 
 
-def test_feedback_shows_hints_not_hidden_tests(graded):
-    course = graded["course"]
-    secrets = set().union(*(_secret_lines(course, lab) for lab in graded["labs"]))
-    secrets = {s for s in secrets if "labgrader" not in s and "_failure" not in s} | _grader_lines()
-    student, lab = "strict-less-than", "lab1"
-    html = (course / "feedback" / student / lab / f"{lab}.html").read_text()
-    assert "a point exactly on the boundary" in html, (
-        "the hint of the failed hidden test is in the feedback"
-    )
-    assert not _leaks([html], secrets)
-    # The traceback of a failed hidden test shows its cell's lines around the failure: the call to the
-    # grader and nothing else of the hidden part. No line of the grader's code is in any feedback.
-    for path in (course / "feedback").rglob("*.html"):
-        text = path.read_text()
-        assert not _leaks([text], _grader_lines()), (path, _leaks([text], _grader_lines())[:5])
+class TestLab1(_Lab):
+    LAB = "lab1"
+    FEEDBACK = (("strict-less-than", "a point exactly on the boundary"),)
 
 
-def test_student_pack_holds_no_solution_and_no_hidden_test(graded, tmp_path):
+class TestLab3(_Lab):
+    LAB = "lab3"
+
+
+class TestLab2(_Lab):
+    LAB = "lab2"
+
+
+def test_every_lab_has_its_proof_set():
+    """Each lab of labs/source is graded by a class above: its functions, variants, wrappers."""
+    labs = _load_build().assignments(LABS)
+    assert labs == sorted(FUNCTIONS) == sorted(WRONG) == sorted(CORRECT) == sorted(WRAPPERS)
+    classes = {c.LAB for c in _Lab.__subclasses__()}
+    assert classes == set(labs), classes
+
+
+def test_student_pack_holds_no_solution_and_no_hidden_test(tmp_path):
     build = _load_build()
-    course = graded["course"]
+    labs = sorted(FUNCTIONS)
+    course = _course(tmp_path, labs)
     files = build.student_pack(
         course, tmp_path / "pack", env=build.jupyter_env(tmp_path / "jupyter")
     )
     assert sorted(p.relative_to(tmp_path / "pack").as_posix() for p in files) == [
-        f"{lab}/{lab}.ipynb" for lab in graded["labs"]
+        f"{lab}/{lab}.ipynb" for lab in labs
     ], files
-    secrets = set().union(*(_secret_lines(course, lab) for lab in graded["labs"])) | _grader_lines()
+    secrets = set().union(*(_secret_lines(course, lab) for lab in labs)) | _grader_lines()
     assert len(secrets) > 100, f"too few secret lines to check ({len(secrets)})"
     total = 0
     for path in files:
@@ -623,7 +879,8 @@ TAUGHT = {"w, b = np.zeros(X.shape[1]), 0.0"}
 
 
 def test_handouts_hold_no_lab_solution_or_hidden_test():
-    """The handouts are built from notebooks/ and book/ (tools/build_handouts.py): check those inputs."""
+    """The handouts are built from notebooks/ and book/ (tools/build_handouts.py): check those
+    inputs, and the built site when there is one."""
     secrets = (
         set().union(*(_secret_lines(LABS, lab) for lab in sorted(FUNCTIONS))) | _grader_lines()
     )

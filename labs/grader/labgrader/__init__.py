@@ -6,8 +6,8 @@ A hidden test cell holds only::
     _failure = labgrader.run("lab1", "test_fit", globals())
     assert _failure is None, _failure
 
-``run`` draws fresh inputs from the instructor's seed (``grading.json`` next to this package, never a
-variable of the student's notebook), calls the student's function on them with the grader's
+``run`` draws fresh inputs from the instructor's seed (``grading.json`` next to this package, never
+a variable of the student's notebook), calls the student's function on them with the grader's
 reference versions of the functions it builds on (one slip costs one function), while perclib's and
 scikit-learn's implementations are blocked (a wrapper earns nothing), and returns ``None`` or a hint
 that names the kind of mistake without the inputs or the expected values. The test cell raises, so
@@ -107,8 +107,8 @@ def _isolate_visible(ns, deps):
 def _stub(*args, **kwargs):
     # Runs with the blocked function's globals: only builtins are safe to name here.
     raise __import__("labgrader").Blocked(
-        f"{__import__('sys')._getframe().f_code.co_qualname} is not available while your function is graded: "
-        "write the algorithm yourself instead of calling perclib or scikit-learn"
+        f"{__import__('sys')._getframe().f_code.co_qualname} is not available while your function "
+        "is graded: write the algorithm yourself instead of calling perclib or scikit-learn"
     )
 
 
@@ -208,7 +208,7 @@ class Grading:
         return f
 
     def call(self, name, *args, deps=None, allow=(), count_rows=None, **kwargs):
-        """Call the student's ``name`` with perclib blocked and the grader's ``deps`` in its namespace.
+        """Call the student's ``name`` with perclib blocked, the grader's ``deps`` in its namespace.
 
         ``deps`` maps names of the notebook to the grader's reference functions, or to perclib
         functions the task lets the student use; they run with perclib available. With

@@ -66,7 +66,8 @@ def _check_step(g, w, b, x, y, eta):
     )
     if not np.array_equal(w, w_before):
         raise Hint(
-            "your step changed the w it was given: return a new array (w + ...), do not write w += ..."
+            "your step changed the w it was given: return a new array (w + ...), "
+            "do not write w += ..."
         )
     want = ref_step(w.astype(float), b, x.astype(float), y, eta)
     w_new, b_new, updated = out
@@ -80,14 +81,15 @@ def _check_step(g, w, b, x, y, eta):
             )
         if not want[2] and a_without_b <= 0:
             raise Hint(
-                "you updated on a point that is right once the bias counts: the activation is w.x + b"
+                "you updated on a point that is right once the bias counts: "
+                "the activation is w.x + b"
             )
         raise Hint(
             "a mistake (y*(w.x + b) <= 0) must update and return updated=True; a correct point "
             "must return updated=False"
             if want[2]
-            else "you updated on a point that was already classified correctly: change w and b only when "
-            "y*(w.x + b) <= 0"
+            else "you updated on a point that was already classified correctly: "
+            "change w and b only when y*(w.x + b) <= 0"
         )
     if close(w_new, want[0], scale) and close(b_new, want[1], scale):
         return
@@ -139,7 +141,8 @@ def test_step_tie(g):
 
 
 def _fit_case(rng, converge=True):
-    """Dyadic data (exact in float32 too) separated by an integer line; X as array, float32 or list."""
+    """Dyadic data (exact in float32 too) separated by an integer line; X as array, float32 or
+    list."""
     n, d = int(rng.integers(4, 25)), int(rng.integers(1, 4))
     while True:
         X = rng.integers(-8, 9, size=(n, d)) / 4.0
@@ -181,8 +184,8 @@ def test_history_format(g):
                 raise Hint(f"every record must be a dict with (at least) the keys {sorted(KEYS)}")
             if rec["epoch"] != k // n + 1 or rec["index"] != k % n:
                 raise Hint(
-                    "records must follow the visits: epochs count from 1 and each epoch visits the rows "
-                    "0, ..., n-1 in order"
+                    "records must follow the visits: epochs count from 1 and each epoch visits "
+                    "the rows 0, ..., n-1 in order"
                 )
             if not close(rec["x"], Xf[k % n]) or rec["y"] != y[k % n]:
                 raise Hint("each record's x and y must be the example visited")
@@ -215,8 +218,9 @@ def test_fit(g):
                 or not close(mine["b"], step["b"], scale)
             ):
                 raise Hint(
-                    "your history differs from the perceptron's: at some step your update, w or b is "
-                    "not the one PerceptronTrain makes (w = 0, b = 0 at the start, examples in order)"
+                    "your history differs from the perceptron's: at some step your update, w or b "
+                    "is not the one PerceptronTrain makes (w = 0, b = 0 at the start, examples "
+                    "in order)"
                 )
             if not close(mine["activation"], step["activation"], scale):
                 after = float(
@@ -227,14 +231,16 @@ def test_fit(g):
                         "you recorded the activation after the step: record a = w.x + b before it"
                     )
                 raise Hint(
-                    "a recorded activation is off: it is a = w.x + b, with the w and b before the step"
+                    "a recorded activation is off: it is a = w.x + b, with the w and b before the "
+                    "step"
                 )
         if len(history) != len(ref):
             epochs = len(history) / n
             if ref[-1]["epoch"] == max_iter and epochs == max_iter - 1:
                 raise Hint("you ran max_iter - 1 epochs: run at most max_iter epochs")
             raise Hint(
-                "your fit stops at the wrong epoch: stop after the first epoch without an update, or "
+                "your fit stops at the wrong epoch: stop after the first epoch without an update, "
+                "or "
                 "after max_iter epochs"
             )
         if not (close(w, want_w, scale) and close(b, want_b, scale)):
@@ -243,7 +249,8 @@ def test_fit(g):
             )
 
 
-# The visible part of these test cells runs with the grader's versions of what the function builds on.
+# The visible part of these test cells runs with the grader's versions of what the function
+# builds on.
 VISIBLE_DEPS = {
     "test_history_format": {"perceptron_step": ref_step},
     "test_fit": {"perceptron_step": ref_step},

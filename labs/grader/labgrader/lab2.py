@@ -1,4 +1,5 @@
-"""Hidden tests of lab 2: novikoff_bound, count_updates, margin_experiment, summarize (2 points each)."""
+"""Hidden tests of lab 2: novikoff_bound, count_updates, margin_experiment, summarize (2 points
+each)."""
 
 from __future__ import annotations
 
@@ -169,10 +170,12 @@ def test_experiment(g):
             if not close(table[key], want[key]):
                 if key == "updates_max" and close(table[key], want["updates_mean"]):
                     raise Hint(
-                        "table['updates_max'] holds the mean: it is the largest count over the orders"
+                        "table['updates_max'] holds the mean: it is the largest count over the "
+                        "orders"
                     )
                 raise Hint(
-                    f"table[{key!r}] is off: one entry per margin, in the order of margins, from data "
+                    f"table[{key!r}] is off: one entry per margin, in the order of margins, from "
+                    "data "
                     "drawn with make_separable(n_samples, 2, margin=m, random_state=random_state)"
                 )
 
@@ -207,12 +210,14 @@ def test_summarize(g):
         for key in ("bound_slope", "updates_slope"):
             if not close(got[key], want[key]):
                 raise Hint(
-                    f"{key} is off: the slope of a straight-line fit of the log of the column against "
+                    f"{key} is off: the slope of a straight-line fit of the log of the column "
+                    "against "
                     "log(gamma), np.polyfit(np.log(gamma), np.log(column), 1)[0]"
                 )
         if not close(got["max_fraction"], want["max_fraction"]):
             raise Hint("max_fraction is off: the largest updates_max / bound over the margins")
 
 
-# The visible part of these test cells runs with the grader's versions of what the function builds on.
+# The visible part of these test cells runs with the grader's versions of what the function
+# builds on.
 VISIBLE_DEPS = {"test_experiment": {"novikoff_bound": ref_bound, "count_updates": ref_counts}}

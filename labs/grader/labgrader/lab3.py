@@ -1,5 +1,5 @@
-"""Hidden tests of lab 3: averaged_fit (3 + 1 for laziness), multiclass_step (2), multiclass_fit (3),
-accuracy (1)."""
+"""Hidden tests of lab 3: averaged_fit (3 + 1 for laziness), multiclass_step (2), multiclass_fit
+(3), accuracy (1)."""
 
 from __future__ import annotations
 
@@ -81,7 +81,8 @@ def test_averaged(g):
             )
         if close(w_avg, want[0], scale):
             raise Hint(
-                "your w_avg is right but b_avg is not: beta += eta*y*c at each update, return b - beta/c"
+                "your w_avg is right but b_avg is not: beta += eta*y*c at each update, return b - "
+                "beta/c"
             )
         raise Hint(
             "your average is off: compare your loop with AveragedPerceptronTrain line by line"
@@ -89,7 +90,8 @@ def test_averaged(g):
 
 
 def test_averaged_lazy(g):
-    """The lazy trick touches the vectors on updates only: count, over a long run with few updates."""
+    """The lazy trick touches the vectors on updates only: count, over a long run with few
+    updates."""
     n, d = 24, 3
     for _ in range(3):
         u = g.rng.normal(size=d)
@@ -103,8 +105,10 @@ def test_averaged_lazy(g):
             raise Hint("averaged_fit must first return the right average (see the test above)")
         if changes > 10 * (updates + 2):
             raise Hint(
-                f"your averaged_fit changes its vectors after every example ({n * max_iter} examples, "
-                f"{updates} updates): that is the naive O(T d) average; with the lazy trick w and u "
+                f"your averaged_fit changes its vectors after every example ({n * max_iter} "
+                "examples, "
+                f"{updates} updates): that is the naive O(T d) average; with the lazy trick w and "
+                "u "
                 "change only on an update and the average is w - u/c at the end"
             )
 
@@ -143,7 +147,8 @@ def test_multiclass_step(g):
         want = ref_mc_step(W, b, x, y, eta)
         if bool(out[2]) != want[2]:
             raise Hint(
-                "updated must be True exactly when the predicted class argmax(W @ x + b) (the first "
+                "updated must be True exactly when the predicted class argmax(W @ x + b) (the "
+                "first "
                 "maximum when scores tie) differs from y"
             )
         if close(out[0], want[0]) and close(out[1], want[1]):
@@ -152,7 +157,8 @@ def test_multiclass_step(g):
         Wn = np.asarray(out[0], dtype=float)
         if close(Wn[y_hat], W[y_hat]) and close(Wn[y], want[0][y]):
             raise Hint(
-                "your update did not lower the predicted class: W[y_hat] -= eta*x and b[y_hat] -= eta"
+                "your update did not lower the predicted class: W[y_hat] -= eta*x and b[y_hat] -= "
+                "eta"
             )
         raise Hint(
             "on a mistake only the rows y and y_hat change: W[y] += eta*x, b[y] += eta, "
@@ -184,7 +190,8 @@ def test_multiclass_fit(g):
         scale = 1.0 + eta * np.abs(X).sum()
         if not (close(out[0], W, scale) and close(out[1], b, scale)):
             raise Hint(
-                "your last iterate is off: start from W = 0, b = 0, call multiclass_step on the examples "
+                "your last iterate is off: start from W = 0, b = 0, call multiclass_step on the "
+                "examples "
                 "in order, for all max_iter epochs"
             )
         if close(out[2], W, scale) and close(out[3], b, scale):
@@ -209,10 +216,12 @@ def test_accuracy(g):
         want = float(np.mean(np.argmax(X @ W.T + b, axis=1) == y))
         if not close(got, want):
             raise Hint(
-                "accuracy is the fraction of rows whose highest-scoring class argmax_k (w_k.x + b_k) "
+                "accuracy is the fraction of rows whose highest-scoring class argmax_k (w_k.x + "
+                "b_k) "
                 "is the label"
             )
 
 
-# The visible part of these test cells runs with the grader's versions of what the function builds on.
+# The visible part of these test cells runs with the grader's versions of what the function
+# builds on.
 VISIBLE_DEPS = {"test_multiclass_fit": {"multiclass_step": ref_mc_step}}
