@@ -13,7 +13,8 @@ def test_hand_trace():
     X = np.array([[1.0, 0.0], [0.0, 1.0]])
     clf = MulticlassPerceptron(record=True).fit(X, [0, 1])
     first, second = clf.history_[0], clf.history_[1]
-    # all scores 0: argmax picks class 0, which is right for x_1; then class 0 wins x_2 (score 0 vs 0)
+    # all scores 0: argmax picks class 0, which is right for x_1;
+    # then class 0 wins x_2 (score 0 vs 0)
     assert not first.updated and first.y_hat == 0
     assert second.updated and second.y_hat == 0 and second.y == 1
     assert second.W.tolist() == [[0.0, -1.0], [0.0, 1.0]] and second.b.tolist() == [-1.0, 1.0]
@@ -38,8 +39,10 @@ def test_two_classes_follow_the_binary_perceptron_on_the_difference():
     X, y = X[order], y[order]
     multi = MulticlassPerceptron(eta=1.0).fit(X, y)
     binary = Perceptron(eta=2.0).fit(X, y)  # each multi-class step moves w_+ - w_- by 2*eta*y*x
-    assert np.allclose(multi.coef_[1] - multi.coef_[0], binary.coef_)
-    assert multi.intercept_[1] - multi.intercept_[0] == pytest.approx(binary.intercept_)
+    # w_0 = -w_1 exactly (each step adds to one what it takes from the other), so
+    # w_1 - w_0 = 2 w_1 is the binary sum of 2 y x in the same order: exact
+    assert np.array_equal(multi.coef_[1] - multi.coef_[0], binary.coef_)
+    assert multi.intercept_[1] - multi.intercept_[0] == binary.intercept_
     assert multi.n_updates_ == binary.n_updates_
 
 
