@@ -86,3 +86,29 @@ def test_digits_learns_and_warns_when_not_converged():
 def test_needs_two_classes():
     with pytest.raises(ValueError, match="at least 2 classes"):
         MulticlassPerceptron().fit([[1.0], [2.0]], [3, 3])
+
+
+def test_decision_function_is_the_class_scores_and_their_difference_for_two_classes():
+    X3, y3 = make_blobs3(8, random_state=1)
+    clf = MulticlassPerceptron(max_iter=3).fit(X3, y3)
+    W, b = clf.coef_.tolist(), clf.intercept_.tolist()
+    # every score by a plain loop over the features: w_k.x + b_k
+    expected = [
+        [sum(wj * xj for wj, xj in zip(W[k], x)) + b[k] for k in range(3)] for x in X3.tolist()
+    ]
+    assert np.allclose(clf.decision_function(X3), expected, rtol=1e-12, atol=1e-12)
+    assert clf.decision_function(X3).shape == (24, 3)
+    # two classes: one number per row, the score of classes_[1] minus that of classes_[0]
+    X2, y2 = make_separable(30, 2, 0.1, random_state=5)
+    two = MulticlassPerceptron().fit(X2, np.where(y2 > 0, "yes", "no"))
+    W, b = two.coef_.tolist(), two.intercept_.tolist()
+    diff = [
+        (sum(w1 * xj for w1, xj in zip(W[1], x)) + b[1])
+        - (sum(w0 * xj for w0, xj in zip(W[0], x)) + b[0])
+        for x in X2.tolist()
+    ]
+    out = two.decision_function(X2)
+    assert out.shape == (30,) and np.allclose(out, diff, rtol=1e-12, atol=1e-12)
+    assert min(abs(v) for v in diff) > 1e-9  # no row on the boundary: predict is the sign
+    assert two.converged_
+    assert two.predict(X2).tolist() == ["yes" if v > 0 else "no" for v in diff]
