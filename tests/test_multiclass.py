@@ -112,3 +112,55 @@ def test_decision_function_is_the_class_scores_and_their_difference_for_two_clas
     assert min(abs(v) for v in diff) > 1e-9  # no row on the boundary: predict is the sign
     assert two.converged_
     assert two.predict(X2).tolist() == ["yes" if v > 0 else "no" for v in diff]
+
+
+def test_averaging_runs_every_epoch_even_after_a_clean_one():
+    X, y = make_blobs3(10, spread=0.3, random_state=0)  # well apart: a clean epoch comes early
+    plain = MulticlassPerceptron().fit(X, y)
+    assert plain.converged_ and plain.n_iter_ < 6
+    for reference in (False, True):
+        clf = MulticlassPerceptron(average=True, max_iter=6)
+        clf._reference = reference
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # averaging never warns
+            clf.fit(X, y)
+        assert clf.n_iter_ == 6 and clf.mistakes_.tolist()[-1] == 0
+        # the average of the 6 * 30 + 1 iterates, the last ones equal to the converged weights
+        W, b = np.zeros((3, 2)), np.zeros(3)
+        Ws, bs = [W.copy()], [b.copy()]
+        for _ in range(6):
+            for x, t in zip(X, y):
+                p = int(np.argmax(W @ x + b))
+                if p != t:
+                    W[t] += x
+                    W[p] -= x
+                    b[t] += 1
+                    b[p] -= 1
+                Ws.append(W.copy())
+                bs.append(b.copy())
+        assert np.allclose(clf.coef_, np.mean(Ws, axis=0), rtol=1e-12, atol=1e-12)
+        assert np.allclose(clf.intercept_, np.mean(bs, axis=0), rtol=1e-12, atol=1e-12)
+        assert np.array_equal(clf.last_coef_, plain.coef_)
+
+
+def test_a_recorded_fit_that_converges_does_not_warn_and_records_each_visit():
+    X, y = make_blobs3(6, spread=0.3, random_state=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        clf = MulticlassPerceptron(record=True).fit(X, y)
+    assert clf.converged_ and len(clf.history_) == 18 * clf.n_iter_
+    for k, step in enumerate(clf.history_):
+        assert step.epoch == 1 + k // 18 and step.index == k % 18
+        assert np.array_equal(step.x, X[k % 18]) and step.y == y[k % 18]
+
+
+def test_recorded_partial_fits_number_their_epochs_on():
+    X, y = make_blobs3(4, random_state=3)
+    clf = MulticlassPerceptron(record=True)
+    for call in range(1, 4):  # one example per call: each call is one more epoch
+        clf.partial_fit(X[call : call + 1], y[call : call + 1], classes=[0, 1, 2])
+        assert [s.epoch for s in clf.history_] == list(range(1, call + 1))
+    for call in range(4, 6):  # then two examples per call
+        clf.partial_fit(X[:2], y[:2])
+        assert [s.epoch for s in clf.history_[-2:]] == [call, call]
+    assert clf.n_iter_ == 5

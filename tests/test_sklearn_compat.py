@@ -1,4 +1,5 @@
-"""perclib's models are scikit-learn estimators: its checks pass, and its tools take them as they are."""
+"""perclib's models are scikit-learn estimators: its checks pass, and its tools take them as they
+are."""
 
 import pickle
 import warnings
@@ -102,7 +103,8 @@ def test_one_vs_rest_and_one_vs_one_around_binary_models(model):
     X, y = load_iris(return_X_y=True)
     X = StandardScaler().fit_transform(X)
     ovr = OneVsRestClassifier(model(max_iter=5)).fit(X, y)
-    # the same as three binary models written out by hand: class k against the rest, highest score wins
+    # the same as three binary models written out by hand: class k against the rest, highest
+    # score wins
     scores = np.column_stack(
         [model(max_iter=5).fit(X, y == k).decision_function(X) for k in range(3)]
     )
@@ -345,7 +347,8 @@ def test_the_prediction_rule_on_sparse_input_too():
 def test_the_lazy_average_touches_only_the_features_a_mistake_has():
     # The cached-weights trick: an update changes w and u only where x is nonzero, so on text-like
     # data the averaged perceptron's cost is the nonzeros of the mistakes, and the average of all
-    # iterates still comes out exactly (here: against the dense run, and against features never seen).
+    # iterates still comes out exactly (here: against the dense run, and against features never
+    # seen).
     X, y = _text_like(n=200, d=5000, density=0.002, seed=6)
     clf = AveragedPerceptron(max_iter=4).fit(X, y)
     never_seen = np.asarray(X.getnnz(axis=0) == 0)
@@ -397,5 +400,9 @@ def test_models_without_a_sparse_loop_say_so(model):
 def test_sparse_with_the_options_that_need_dense_rows():
     X, y = _text_like(n=30, d=20, density=0.3)
     for params in ({"order": "random-mistake"}, {"record": True}):
-        with pytest.raises(ValueError, match="need a dense X"):
+        with pytest.raises(ValueError) as info:
             Perceptron(**params).fit(X, y)
+        assert str(info.value) == (
+            "order='random-mistake' and record=True need a dense X (for example X.toarray()); "
+            "sparse X runs the cyclic or shuffled epochs."
+        )
