@@ -164,3 +164,24 @@ def test_recorded_partial_fits_number_their_epochs_on():
         clf.partial_fit(X[:2], y[:2])
         assert [s.epoch for s in clf.history_[-2:]] == [call, call]
     assert clf.n_iter_ == 5
+
+
+def test_the_convergence_warning_word_for_word_at_the_callers_line_and_converged_():
+    X, y = make_blobs3(10, spread=1.5, random_state=0)  # overlapping: no clean epoch in 2
+    with pytest.warns(ConvergenceWarning) as caught:
+        clf = MulticlassPerceptron(max_iter=2).fit(X, y)
+    assert len(caught) == 1 and str(caught[0].message) == (
+        "MulticlassPerceptron stopped after max_iter=2 epochs without an epoch free of mistakes: "
+        "the classes may not be linearly separable, or it needs more epochs."
+    )
+    assert caught[0].filename == __file__  # stacklevel: the line that called fit
+    assert clf.converged_ is False and clf.mistakes_[-1] > 0
+    for reference in (False, True):
+        avg = MulticlassPerceptron(average=True, max_iter=2)
+        avg._reference = reference
+        avg.fit(X, y)
+        assert avg.converged_ is False  # the last epoch made mistakes
+        done = MulticlassPerceptron(average=True, max_iter=8)
+        done._reference = reference
+        done.fit(*make_blobs3(10, spread=0.3, random_state=0))
+        assert done.converged_ is True and done.n_iter_ == 8  # all epochs run, the last one clean

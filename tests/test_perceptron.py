@@ -1,4 +1,5 @@
-"""Perceptron against independent oracles: scikit-learn, the lecture's hand trace, Novikoff's bound."""
+"""Perceptron against independent oracles: scikit-learn, the lecture's hand trace, Novikoff's
+bound."""
 
 import warnings
 
@@ -147,9 +148,19 @@ def test_does_not_converge_on_xor_stops_and_warns():
     with pytest.warns(ConvergenceWarning, match="max_iter=25"):
         clf = Perceptron(max_iter=25).fit(X, y)
     assert not clf.converged_ and clf.n_iter_ == 25 and len(clf.mistakes_) == 25
+    with pytest.warns(ConvergenceWarning) as caught:
+        Perceptron(max_iter=3).fit(X, y)
+    assert len(caught) == 1 and str(caught[0].message) == (
+        "Perceptron stopped after max_iter=3 epochs without an epoch free of mistakes: the data "
+        "may not be linearly separable, or it needs more epochs."
+    )
+    assert caught[0].filename == __file__  # stacklevel: the line that called fit
     assert issubclass(ConvergenceWarning, UserWarning)
-    with pytest.warns(ConvergenceWarning, match="iterations"):
+    with pytest.warns(ConvergenceWarning) as caught:
         Perceptron(max_iter=10, order="random-mistake", random_state=0).fit(X, y)
+    assert str(caught[0].message).startswith(
+        "Perceptron stopped after max_iter=10 iterations without an epoch free of mistakes"
+    )
 
 
 def test_random_mistake_counts_scans_and_picks_only_mistakes():

@@ -406,3 +406,29 @@ def test_sparse_with_the_options_that_need_dense_rows():
             "order='random-mistake' and record=True need a dense X (for example X.toarray()); "
             "sparse X runs the cyclic or shuffled epochs."
         )
+
+
+@pytest.mark.parametrize(
+    "model, defaults",
+    [
+        (
+            Perceptron,
+            dict(eta=1.0, max_iter=100, order="cyclic", rule="margin", fit_intercept=True),
+        ),
+        (
+            PocketPerceptron,
+            dict(eta=1.0, max_iter=100, order="cyclic", rule="margin", fit_intercept=True),
+        ),
+        (AveragedPerceptron, dict(eta=1.0, max_iter=10, order="cyclic", fit_intercept=True)),
+        (VotedPerceptron, dict(eta=1.0, max_iter=10, order="cyclic", fit_intercept=True)),
+        (
+            MulticlassPerceptron,
+            dict(eta=1.0, max_iter=100, order="cyclic", fit_intercept=True, average=False),
+        ),
+    ],
+)
+def test_the_documented_defaults(model, defaults):
+    params = model().get_params()
+    assert {k: params[k] for k in defaults} == defaults and params["random_state"] is None
+    assert params.get("record", False) is False
+    assert type(params["eta"]) is float and type(params["max_iter"]) is int
