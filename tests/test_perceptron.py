@@ -1,6 +1,7 @@
 """Perceptron against independent oracles: scikit-learn, the lecture's hand trace, Novikoff's
 bound."""
 
+import os
 import warnings
 
 import numpy as np
@@ -154,7 +155,12 @@ def test_does_not_converge_on_xor_stops_and_warns():
         "Perceptron stopped after max_iter=3 epochs without an epoch free of mistakes: the data "
         "may not be linearly separable, or it needs more epochs."
     )
-    assert caught[0].filename == __file__  # stacklevel: the line that called fit
+    # stacklevel: the warning points at the line that called fit. Under mutmut a trampoline frame
+    # sits between fit and _fit; there, only "not from inside perclib" can be checked.
+    if "MUTANT_UNDER_TEST" in os.environ:
+        assert "perclib" not in caught[0].filename
+    else:
+        assert caught[0].filename == __file__
     assert issubclass(ConvergenceWarning, UserWarning)
     with pytest.warns(ConvergenceWarning) as caught:
         Perceptron(max_iter=10, order="random-mistake", random_state=0).fit(X, y)
