@@ -253,3 +253,39 @@ def test_the_edges_of_the_arguments_are_accepted():
     assert D.make_xor(1, noise=0)[0].shape == (4, 2) and D.make_lfd(1)[0].shape == (1, 2)
     assert D.make_blobs3(1, spread=1e-9, random_state=0)[0].shape == (3, 2)
     assert D.load_iris(classes=[0], features=[1])[0].shape == (50, 1)
+
+
+def test_the_documented_defaults():
+    assert D.make_lfd(random_state=0)[0].shape == (10, 2)
+    X, y = D.make_separable(random_state=0)
+    assert X.shape == (100, 2)
+    _, _, (w, b) = D.make_separable(random_state=0, return_separator=True)
+    assert np.all(y * (X @ w + b) >= 0.1) and b != 0.0  # margin 0.1 and a bias by default
+    Xn, yn = D.make_noisy(random_state=1)
+    X0, y0 = D.make_separable(margin=0.0, random_state=np.random.default_rng(1))
+    assert np.array_equal(Xn, X0) and 0 < np.sum(yn != y0) < 25  # margin 0, flip=0.1 of 100
+    assert D.make_xor()[0].shape == (4, 2) and D.make_blobs3(random_state=0)[0].shape == (90, 2)
+    Xb, _ = D.make_blobs3(random_state=0)
+    spread = np.std(Xb[:30] - [0.0, 2.0])
+    assert 0.4 < spread < 0.8  # spread=0.6 by default
+
+
+def test_noise_zero_draws_nothing_and_a_point_on_the_target_line_is_plus_one():
+    g = np.random.default_rng(9)
+    D.make_xor(2, noise=0.0, random_state=g)
+    assert g.random() == np.random.default_rng(9).random()  # the caller's generator untouched
+
+    class Scripted(np.random.Generator):
+        """p = (0, 0) and q = (1, 1): the target line is x2 = x1; then the points below."""
+
+        def __init__(self, draws):
+            super().__init__(np.random.PCG64(0))
+            self.draws = list(draws)
+
+        def uniform(self, low=0.0, high=1.0, size=None):
+            return np.array(self.draws.pop(0), dtype=float)
+
+    points = [[0.5, 0.5], [0.25, -0.5], [-0.5, 0.25]]
+    X, y, (w, b) = D.make_lfd(3, random_state=Scripted([[[0, 0], [1, 1]], points]))
+    assert X.tolist() == points and w.tolist() == [1.0, -1.0] and b == 0.0
+    assert y.tolist() == [1, 1, -1]  # on the line: sign(0) = +1
