@@ -1,5 +1,7 @@
 """Seeded generators keep their promises; the real datasets load offline from scikit-learn."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -289,3 +291,13 @@ def test_noise_zero_draws_nothing_and_a_point_on_the_target_line_is_plus_one():
     X, y, (w, b) = D.make_lfd(3, random_state=Scripted([[[0, 0], [1, 1]], points]))
     assert X.tolist() == points and w.tolist() == [1.0, -1.0] and b == 0.0
     assert y.tolist() == [1, 1, -1]  # on the line: sign(0) = +1
+
+
+def test_without_scikit_learn_the_real_datasets_say_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sklearn", None)  # import sklearn now raises ImportError
+    for load in (D.load_breast_cancer, D.load_iris, D.load_digits):
+        with pytest.raises(ImportError) as info:
+            load()
+        assert str(info.value) == (
+            "The real datasets ship with scikit-learn: pip install -e '.[course]'."
+        )
