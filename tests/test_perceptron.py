@@ -99,6 +99,15 @@ def test_worked_example_margin_rule():
     assert [s.updated for s in clf.history_[:4]] == [True, False, True, False]
 
 
+@pytest.mark.parametrize("record", [False, True])
+def test_mistakes_per_epoch_are_integers(record):
+    X, y = worked_example()
+    clf = Perceptron(record=record).fit(X, y)
+    assert clf.mistakes_.dtype == np.int64 and clf.mistakes_.tolist() == [2, 1, 0]
+    online = Perceptron(record=record).partial_fit(X, y).partial_fit(X, y)
+    assert online.mistakes_.dtype == np.int64 and online.mistakes_.tolist() == [2, 1]
+
+
 def test_rules_differ_on_ties_and_by_a_factor_of_two():
     X = np.array([[1.0, 0.0], [0.0, 1.0]])
     # A tie (activation 0) with y = +1: a mistake for the margin rule only.
