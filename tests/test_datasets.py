@@ -301,3 +301,17 @@ def test_without_scikit_learn_the_real_datasets_say_what_to_install(monkeypatch)
         assert str(info.value) == (
             "The real datasets ship with scikit-learn: pip install -e '.[course]'."
         )
+
+
+def test_flip_zero_flips_nothing_even_on_a_draw_of_exactly_zero():
+    class ZeroDraws(np.random.Generator):
+        """Normal and uniform draws as usual; every rng.random() draw exactly 0.0."""
+
+        def random(self, size=None, dtype=np.float64, out=None):
+            return np.zeros(size)
+
+    X, y = D.make_noisy(30, flip=0.0, random_state=ZeroDraws(np.random.PCG64(4)))
+    X0, y0 = D.make_separable(30, margin=0.0, random_state=np.random.default_rng(4))
+    assert np.array_equal(X, X0) and np.array_equal(y, y0)
+    _, y_all = D.make_noisy(30, flip=0.5, random_state=ZeroDraws(np.random.PCG64(4)))
+    assert np.array_equal(y_all, -y0)  # a draw of 0 < 0.5: every label flipped

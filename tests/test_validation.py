@@ -392,9 +392,10 @@ def test_check_init():
     assert w.tolist() == [1.0, 2.0] and w.dtype == np.float64 and b.shape == () and b == 0.5
     w[0], b[...] = 9.0, 9.0
     assert coef == [1, 2] and bias.tolist() == [0.5]  # copies: the caller's values stay
-    assert check_init(None, 2, 2)[1] == 2.0
-    W, B = check_init(np.ones((3, 2)), [1, 2, 3], 2, shape=(3, 2))
+    assert check_init(None, 2, 2)[1] == 2.0 and check_init(None, 2, 2)[1].dtype == np.float64
+    W, B = check_init(np.ones((3, 2), dtype=int), [1, 2, 3], 2, shape=(3, 2))
     assert W.shape == (3, 2) and B.tolist() == [1.0, 2.0, 3.0]
+    assert W.dtype == np.float64 and B.dtype == np.float64  # integers in, float64 weights out
     assert _message(check_init, [1, 2, 3], None, 2) == ("coef_init must have shape (2,); got (3,).")
     assert _message(check_init, [1, np.nan], None, 2) == "coef_init contains NaN or infinity."
     assert _message(check_init, None, [1, 2], 2) == (
