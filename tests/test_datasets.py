@@ -121,7 +121,13 @@ def _separable_by_the_docstring(n, d, margin, bias, rng):
 
 @pytest.mark.parametrize(
     "n, d, margin, bias, seed",
-    [(5, 1, 0.3, True, 0), (40, 2, 0.1, True, 1), (100, 3, 0.0, False, 2), (70, 2, 0.5, True, 3)],
+    [
+        (5, 1, 0.3, True, 0),
+        (40, 2, 0.1, True, 1),
+        (100, 3, 0.0, False, 2),
+        (70, 2, 0.5, True, 3),
+        (32, 1, 0.5, True, 0),  # the first batch of 64 keeps exactly 32: no second batch drawn
+    ],
 )
 def test_make_separable_draws_what_its_docstring_says(n, d, margin, bias, seed):
     X, y, (w, b) = D.make_separable(
