@@ -107,9 +107,10 @@ bench: $(TEST_ENV)  ## time perclib against scikit-learn and the reference loop;
 MUTANTS ?=
 .PHONY: mutation
 mutation: $(MUTATION_ENV)  ## mutation score of perclib's core modules (slow; results in mutants/)
-	rm -rf mutants  # mutmut 3 keeps its copy of tests/ from the first run: start afresh
+	rm -rf mutants  # start afresh: mutmut 3 otherwise keeps the verdicts of earlier runs
 	env -u PYTHONPATH $(BIN)/mutmut run --max-children 2 $(MUTANTS)
 	$(BIN)/mutmut results
+	env -u PYTHONPATH $(BIN)/python tools/mutation_table.py  # the README's table, per module
 
 # Release (issue 21): wheel and sdist built, `twine check`ed, installed in a fresh venv and fitted;
 # environment.yml (Binder) resolved with pip and built into a fresh venv.

@@ -134,3 +134,13 @@ def test_none_among_the_labels_gets_a_valueerror(model, labels):
     with pytest.raises(ValueError, match="y holds None: every sample needs a label"):
         model().fit(X, y)
     assert y.tolist() == labels  # the caller's labels are left as they were
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("method", ["predict", "decision_function"])
+def test_an_unfitted_model_names_the_call_that_needs_fit(model, method):
+    with pytest.raises(ValueError) as info:  # NotFittedError is a ValueError, as scikit-learn's
+        getattr(model(), method)([[1.0, 2.0]])
+    assert str(info.value) == (
+        f"This {model.__name__} is not fitted yet: call fit(X, y) before {method}."
+    )

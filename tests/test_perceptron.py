@@ -1,5 +1,7 @@
-"""Perceptron against independent oracles: scikit-learn, the lecture's hand trace, Novikoff's bound."""
+"""Perceptron against independent oracles: scikit-learn, the lecture's hand trace, Novikoff's
+bound."""
 
+import os
 import warnings
 
 import numpy as np
@@ -97,6 +99,15 @@ def test_worked_example_margin_rule():
     assert [s.updated for s in clf.history_[:4]] == [True, False, True, False]
 
 
+@pytest.mark.parametrize("record", [False, True])
+def test_mistakes_per_epoch_are_integers(record):
+    X, y = worked_example()
+    clf = Perceptron(record=record).fit(X, y)
+    assert clf.mistakes_.dtype == np.int64 and clf.mistakes_.tolist() == [2, 1, 0]
+    online = Perceptron(record=record).partial_fit(X, y).partial_fit(X, y)
+    assert online.mistakes_.dtype == np.int64 and online.mistakes_.tolist() == [2, 1]
+
+
 def test_rules_differ_on_ties_and_by_a_factor_of_two():
     X = np.array([[1.0, 0.0], [0.0, 1.0]])
     # A tie (activation 0) with y = +1: a mistake for the margin rule only.
@@ -147,9 +158,24 @@ def test_does_not_converge_on_xor_stops_and_warns():
     with pytest.warns(ConvergenceWarning, match="max_iter=25"):
         clf = Perceptron(max_iter=25).fit(X, y)
     assert not clf.converged_ and clf.n_iter_ == 25 and len(clf.mistakes_) == 25
+    with pytest.warns(ConvergenceWarning) as caught:
+        Perceptron(max_iter=3).fit(X, y)
+    assert len(caught) == 1 and str(caught[0].message) == (
+        "Perceptron stopped after max_iter=3 epochs without an epoch free of mistakes: the data "
+        "may not be linearly separable, or it needs more epochs."
+    )
+    # stacklevel: the warning points at the line that called fit. Under mutmut a trampoline frame
+    # sits between fit and _fit; there, only "not from inside perclib" can be checked.
+    if "MUTANT_UNDER_TEST" in os.environ:
+        assert "perclib" not in caught[0].filename
+    else:
+        assert caught[0].filename == __file__
     assert issubclass(ConvergenceWarning, UserWarning)
-    with pytest.warns(ConvergenceWarning, match="iterations"):
+    with pytest.warns(ConvergenceWarning) as caught:
         Perceptron(max_iter=10, order="random-mistake", random_state=0).fit(X, y)
+    assert str(caught[0].message).startswith(
+        "Perceptron stopped after max_iter=10 iterations without an epoch free of mistakes"
+    )
 
 
 def test_random_mistake_counts_scans_and_picks_only_mistakes():

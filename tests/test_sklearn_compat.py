@@ -1,5 +1,5 @@
-"""perclib's models are scikit-learn estimators: its checks pass,
-and its tools take them as they are."""
+"""perclib's models are scikit-learn estimators: its checks pass, and its tools take them as they
+are."""
 
 import pickle
 import warnings
@@ -103,8 +103,8 @@ def test_one_vs_rest_and_one_vs_one_around_binary_models(model):
     X, y = load_iris(return_X_y=True)
     X = StandardScaler().fit_transform(X)
     ovr = OneVsRestClassifier(model(max_iter=5)).fit(X, y)
-    # the same as three binary models written out by hand:
-    # class k against the rest, highest score wins
+    # the same as three binary models written out by hand: class k against the rest, highest
+    # score wins
     scores = np.column_stack(
         [model(max_iter=5).fit(X, y == k).decision_function(X) for k in range(3)]
     )
@@ -400,5 +400,35 @@ def test_models_without_a_sparse_loop_say_so(model):
 def test_sparse_with_the_options_that_need_dense_rows():
     X, y = _text_like(n=30, d=20, density=0.3)
     for params in ({"order": "random-mistake"}, {"record": True}):
-        with pytest.raises(ValueError, match="need a dense X"):
+        with pytest.raises(ValueError) as info:
             Perceptron(**params).fit(X, y)
+        assert str(info.value) == (
+            "order='random-mistake' and record=True need a dense X (for example X.toarray()); "
+            "sparse X runs the cyclic or shuffled epochs."
+        )
+
+
+@pytest.mark.parametrize(
+    "model, defaults",
+    [
+        (
+            Perceptron,
+            dict(eta=1.0, max_iter=100, order="cyclic", rule="margin", fit_intercept=True),
+        ),
+        (
+            PocketPerceptron,
+            dict(eta=1.0, max_iter=100, order="cyclic", rule="margin", fit_intercept=True),
+        ),
+        (AveragedPerceptron, dict(eta=1.0, max_iter=10, order="cyclic", fit_intercept=True)),
+        (VotedPerceptron, dict(eta=1.0, max_iter=10, order="cyclic", fit_intercept=True)),
+        (
+            MulticlassPerceptron,
+            dict(eta=1.0, max_iter=100, order="cyclic", fit_intercept=True, average=False),
+        ),
+    ],
+)
+def test_the_documented_defaults(model, defaults):
+    params = model().get_params()
+    assert {k: params[k] for k in defaults} == defaults and params["random_state"] is None
+    assert params.get("record", False) is False
+    assert type(params["eta"]) is float and type(params["max_iter"]) is int

@@ -45,7 +45,8 @@ def test_voted_prediction_equals_brute_force_vote(n, d, flip, seed, epochs):
     clf = VotedPerceptron(max_iter=epochs).fit(X, y)
     k_list = brute_force(X, y, epochs)
     assert clf.counts_.tolist() == [c for _, _, c in k_list]
-    assert np.allclose(clf.weights_, [w for w, _, _ in k_list])
+    assert np.array_equal(clf.weights_, [w for w, _, _ in k_list])
+    assert np.array_equal(clf.intercepts_, [b for _, b, _ in k_list])
     Xt = np.random.default_rng(seed).uniform(-1.5, 1.5, size=(30, d))
     expected = [brute_vote(k_list, x) for x in Xt.tolist()]
     assert clf.predict(Xt).tolist() == expected

@@ -1,0 +1,42 @@
+"""Print mutmut's results as the README's table: mutants, killed, survived, score, per module.
+
+Run after ``mutmut run`` (``make mutation`` does): it reads ``mutmut results --all true``.
+The equivalent survivors are listed, with the reason, in tests/EQUIVALENT_MUTANTS.md.
+"""
+
+from __future__ import annotations
+
+import collections
+import subprocess
+import sys
+
+
+def main() -> int:
+    out = subprocess.run(
+        [sys.executable, "-m", "mutmut", "results", "--all", "true"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    counts: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    for line in out.splitlines():
+        if ": " not in line:
+            continue
+        name, status = line.strip().rsplit(": ", 1)
+        counts[name.split(".")[1]][status] += 1
+    print("| Module | Mutants | Killed | Survived | Other | Score |")
+    print("|---|---|---|---|---|---|")
+    for module in sorted(counts):
+        c = counts[module]
+        total = sum(c.values())
+        killed = c["killed"] + c["timeout"]
+        other = total - killed - c["survived"]
+        print(
+            f"| `{module}` | {total} | {killed} | {c['survived']} | {other} "
+            f"| {100 * killed / total:.1f}% |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
