@@ -13,8 +13,8 @@ PYTEST_COV := --cov=perclib --cov-report=term-missing:skip-covered --cov-fail-un
 XDIST := -n $(JOBS) --dist loadscope
 # What ruff checks (`make lint`): the package, the tests, the tools, the labs and the notebooks.
 LINT_PATHS := perclib tests tools labs notebooks benchmarks conftest.py
-# Flip to `TEST_LINT := lint` once the repo-wide `ruff check --fix` / `ruff format` pass has landed.
-TEST_LINT :=
+# `make test` runs the linter first: ruff check and ruff format --check are clean over LINT_PATHS.
+TEST_LINT := lint
 
 .DEFAULT_GOAL := help
 .PHONY: help lab test quick lint notebooks clean labs handouts test-browser bench-widgets bench
@@ -55,7 +55,7 @@ test: $(TEST_ENV) $(TEST_LINT)  ## unit tests, doctests and nbval (strict) over 
 quick: $(TEST_ENV)  ## unit tests and doctests only: no Jupyter kernels (no nbval, no lab grading)
 	$(BIN)/python -m pytest $(XDIST) tests perclib --ignore=tests/test_labs.py --ignore=tests/test_notebook_env.py
 
-lint: $(TEST_ENV)  ## ruff: lint and format check (make test runs it once TEST_LINT is flipped)
+lint: $(TEST_ENV)  ## ruff: lint and format check (make test runs it first)
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/ruff format --check $(LINT_PATHS)
 
