@@ -81,28 +81,32 @@ def _wolfe(lowest, key0, point0, scale, max_steps):
 
     The vertices are never listed: only those in the current support are kept (with their keys),
     so the polytope may have far more vertices than fit in memory (the difference of two hulls).
+    ``scale`` bounds the squared norm of every vertex. The algorithm runs on the vertices divided
+    by sqrt(scale), so that its linear systems and its tolerances are the same at every magnitude
+    of the data (from 1e-150 to 1e150); the point is scaled back at the end.
     """
-    S, V_, lam = [key0], [np.asarray(point0, dtype=np.float64)], np.array([1.0])
+    s = float(np.sqrt(scale))
+    S, V_, lam = [key0], [np.asarray(point0, dtype=np.float64) / s], np.array([1.0])
     x = V_[0].copy()
     for _ in range(max_steps):
         xx = float(x @ x)
-        if xx <= 1e-24 * scale:  # the origin is in the hull
+        if xx <= 1e-24:  # the origin is in the hull (to 1e-12 of the largest vertex)
             return np.zeros_like(x), S, lam
         j, vj = lowest(x)
+        vj = np.asarray(vj, dtype=np.float64) / s
         if xx - float(vj @ x) <= 1e-13 * xx or j in S:
-            return x, S, lam
+            return x * s, S, lam
         S.append(j)
-        V_.append(np.asarray(vj, dtype=np.float64))
+        V_.append(vj)
         lam = np.append(lam, 0.0)
         while True:  # minor cycle: the affine minimum over S, kept inside the hull
+            # The point of least norm on the affine hull of the support: x = q0 + D^T mu with the
+            # rows of D the edges q_i - q0, mu the least-squares solution of D^T mu = -q0 (solved
+            # on D itself, not on the Gram matrix D D^T, whose condition number is the square).
             Q = np.array(V_)
-            k = len(S)
-            A = np.zeros((k + 1, k + 1))
-            A[:k, :k] = Q @ Q.T
-            A[:k, k] = A[k, :k] = 1.0
-            rhs = np.zeros(k + 1)
-            rhs[k] = 1.0
-            alpha = np.linalg.lstsq(A, rhs, rcond=None)[0][:k]
+            D = Q[1:] - Q[0]
+            mu = np.linalg.lstsq(D.T, -Q[0], rcond=None)[0]
+            alpha = np.r_[1.0 - mu.sum(), mu]
             if np.all(alpha > 1e-15):
                 lam = alpha
                 break
@@ -110,7 +114,7 @@ def _wolfe(lowest, key0, point0, scale, max_steps):
             theta = np.min(lam[neg] / (lam[neg] - alpha[neg]))
             lam = lam + theta * (alpha - lam)
             keep = lam > 1e-15
-            S = [s for s, kk in zip(S, keep) if kk]
+            S = [s_ for s_, kk in zip(S, keep) if kk]
             V_ = [v for v, kk in zip(V_, keep) if kk]
             lam = lam[keep] / lam[keep].sum()
         x = lam @ np.array(V_)

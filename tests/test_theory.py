@@ -344,3 +344,92 @@ def test_geometric_max_margin_rejects_inseparable_data():
         geometric_max_margin(*make_xor())
     with pytest.raises(ValueError, match="exactly 2 classes"):
         geometric_max_margin([[0.0], [1.0]], [1, 1])
+
+
+# -- Wolfe's algorithm at every magnitude, and the details a mutation run found untested ----------
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    n=st.integers(1, 12),
+    d=st.integers(1, 5),
+    shift=st.floats(0.0, 3.0),
+    exponent=st.floats(-150.0, 150.0),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_min_norm_point_is_certified_at_every_magnitude(n, d, shift, exponent, seed):
+    """A certificate, whatever the scale of the points: lam is in the simplex with
+    p = lam @ P[S], and either p = 0 with lam @ P[S] = 0 to rounding (the origin is in the hull),
+    or min_i P_i.p >= ||p||^2 to rounding (no point of the hull is shorter than p). Rounding is
+    measured against the largest |P_ij|, since p comes out of sums of rows of that size. Before
+    Wolfe's algorithm ran on rescaled points, hulls of size 1e-6 or 1e6 broke it (a wrong point,
+    a crash, or no convergence)."""
+    rng = np.random.default_rng(seed)
+    P = (rng.normal(size=(n, d)) + shift * rng.normal(size=d)) * 10.0**exponent
+    p, S, lam = _min_norm_point(P)
+    scale = np.max(np.abs(P))
+    assert np.all(lam > 0) and lam.sum() == pytest.approx(1.0, rel=0, abs=1e-12)
+    assert len(set(S)) == len(S) == len(lam)
+    pp = p @ p
+    if pp == 0:
+        assert np.linalg.norm(lam @ P[S]) <= 1e-10 * scale
+    else:
+        assert np.allclose(lam @ P[S], p, rtol=0, atol=1e-12 * scale)
+        assert np.min(P @ p) >= pp - 1e-11 * scale * np.sqrt(pp)
+
+
+@pytest.mark.parametrize("c", [1e-150, 1e-8, 1e-6, 1e6, 1e8, 1e150])
+def test_geometric_max_margin_scales_with_the_data(c):
+    """Scaling the points by c scales the band by c and keeps its direction: the same w, c b and
+    c gamma, to rounding. (Before the rescaling inside Wolfe's algorithm, c = 1e-8 was called
+    inseparable, c = 1e-6 did not converge and c = 1e6 crashed.)"""
+    X, y = make_separable(40, 3, 0.1, random_state=0)
+    w, b, gamma = geometric_max_margin(X, y)
+    wc, bc, gc = geometric_max_margin(X * c, y)
+    assert np.allclose(wc, w, rtol=0, atol=1e-12)
+    assert bc / c == pytest.approx(b, rel=1e-12, abs=1e-12)
+    assert gc / c == pytest.approx(gamma, rel=1e-12)
+
+
+@pytest.mark.parametrize("c", [1e-150, 1e-6, 1e6, 1e150])
+def test_inseparable_data_is_called_so_at_every_magnitude(c):
+    X, y = make_xor()
+    with pytest.raises(ValueError, match="^The data is not linearly separable: the convex hulls"):
+        geometric_max_margin(X * c, y)
+    with pytest.raises(ValueError, match="^The data is not linearly separable: no"):
+        max_margin(X * c, y)
+
+
+def test_min_norm_point_of_one_point_is_that_point_with_weight_one():
+    p, S, lam = _min_norm_point(np.array([[3.0, 4.0]]))
+    assert p.tolist() == [3.0, 4.0] and S == [0] and lam.tolist() == [1.0]
+
+
+def test_wolfe_step_cap_word_for_word():
+    """The cap on Wolfe's steps (finite in theory, a guard against a rounding loop) raises; with no
+    step allowed it raises at once."""
+    msg = r"^max_margin did not converge; this should not happen, please report the data\.$"
+    with pytest.raises(RuntimeError, match=msg):
+        _min_norm_point(np.array([[1.0, 0.0], [0.0, 1.0]]), max_steps=0)
+
+
+def test_geometric_max_margin_error_word_for_word():
+    with pytest.raises(
+        ValueError,
+        match=r"^The data is not linearly separable: the convex hulls of the two classes meet, "
+        r"so there is no band between them \(no geometric margin\)\.$",
+    ):
+        geometric_max_margin(*make_xor())
+
+
+def test_no_negative_zeros_in_the_returned_lines():
+    """-0.0 prints as "-0." in a student's notebook: every returned w and b has +0.0 instead.
+    Each case makes the raw result -0.0: (-0.0) - 0.0 in w, -(1 + -1) / 2 in b, and a support of
+    one -1 point whose second feature is 0 in max_margin's w."""
+    w, b, _ = geometric_max_margin([[-0.0, 1.0], [0.0, -1.0]], [1, -1])
+    assert w.tolist() == [0.0, 1.0] and b == 0.0
+    assert not np.signbit(w).any() and not np.signbit(b)
+    w, b, gamma = max_margin([[-3.0, 5.0], [1.0, 0.0]], [1, -1])
+    assert w == pytest.approx([-(2**-0.5), 0.0]) and b == pytest.approx(-(2**-0.5))
+    assert gamma == pytest.approx(2**0.5)
+    assert not np.signbit(w[1])
