@@ -179,7 +179,7 @@ class BaseModel(ClassifierMixin, BaseEstimator):
 
     # -- prediction -----------------------------------------------------------------------------
 
-    def _check_fitted(self, what="predict"):
+    def _check_fitted(self, what):
         # perclib's message says which call is missing, in the course's words.
         check_is_fitted(
             self,

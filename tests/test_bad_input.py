@@ -15,6 +15,7 @@ from sklearn.linear_model import Perceptron as SkPerceptron
 from perclib import (
     AveragedPerceptron,
     MulticlassPerceptron,
+    NotFittedError,
     Perceptron,
     PocketPerceptron,
     VotedPerceptron,
@@ -144,3 +145,16 @@ def test_an_unfitted_model_names_the_call_that_needs_fit(model, method):
     assert str(info.value) == (
         f"This {model.__name__} is not fitted yet: call fit(X, y) before {method}."
     )
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_fit_that_fails_leaves_the_model_unfitted(model):
+    """A fit that fails after reading X (a single class in y) sets ``n_features_in_`` but no
+    ``classes_``: the model is still unfitted, and predict says so instead of an AttributeError."""
+    X, _ = worked_example()
+    clf = model()
+    with pytest.raises(ValueError, match="class"):
+        clf.fit(X, np.ones(len(X)))
+    assert hasattr(clf, "n_features_in_") and not hasattr(clf, "classes_")
+    with pytest.raises(NotFittedError, match=r"^This \w+ is not fitted yet: call fit\(X, y\)"):
+        clf.predict(X)
