@@ -187,3 +187,22 @@ def test_labels_inputs_and_errors():
     assert set(LOSSES) == set(formulas)
     for name in LOSSES:
         np.testing.assert_allclose(loss_value(name, ys, a), formulas[name], rtol=1e-15, atol=0)
+
+
+def test_sgd_is_the_perceptron_on_rows_whose_squared_norm_underflows():
+    # x = 2**-540 (1, ..., 1): its squares underflow to 0. w.x is 2**-500 times 2**53 + 1 - 2**53,
+    # which is 1 summed one way (numpy.dot here) and 0 left to right; with b = -2**-501 the sign of
+    # a rests on the order of summation, and the tie band (it needs ||x||, not 0) must send it to
+    # the left-to-right sum, as Perceptron does
+    d = 16
+    x = np.full(d, 2.0**-540)
+    w0 = np.zeros(d)
+    w0[:3] = [2.0**93, 2.0**40, -(2.0**93)]  # the products 2**-447, 2**-500, -2**-447: exact
+    X, y = np.vstack([x, -x]), np.array([1, -1])
+    b0 = -(2.0**-501)
+    sgd = LinearSGD(max_iter=1, record=True).fit(X, y, coef_init=w0, intercept_init=b0)
+    with pytest.warns(Warning):  # max_iter reached
+        pla = Perceptron(max_iter=1, record=True).fit(X, y, coef_init=w0, intercept_init=b0)
+    assert sgd.history_[0].activation == b0 and sgd.history_[0].updated  # the left-to-right sum
+    assert [s.activation for s in sgd.history_] == [s.activation for s in pla.history_]
+    assert np.array_equal(sgd.coef_, pla.coef_) and sgd.intercept_ == pla.intercept_
