@@ -33,7 +33,7 @@ from sklearn.utils._param_validation import StrOptions
 
 from . import _validation as V
 from ._base import BinaryLinearModel, OnlineMixin, _NotBool
-from ._engine import Step, activation, epoch_indices
+from ._engine import Step, activation, epoch_indices, row_norms
 
 #: The losses SGD can descend.
 LOSSES = ("perceptron", "hinge", "logistic")
@@ -233,7 +233,7 @@ class LinearSGD(OnlineMixin, BinaryLinearModel):
         """Up to ``max_iter`` epochs of SGD from (w, b), continuing the counts of earlier calls."""
         at_zero, rng = float(self.at_zero), self._rng
         eta = float(self.eta)
-        x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
+        x_norms = row_norms(X)  # free of underflow: the tie band of a tiny row is not 0
         history = self.history_ if self.record else None
         objective_, converged = [], False
         for epoch in range(self.n_iter_ + 1, self.n_iter_ + max_iter + 1):

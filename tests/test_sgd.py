@@ -1,5 +1,8 @@
 """Tests for perclib.sgd: losses, subgradients, and SGD = the perceptron on the perceptron loss."""
 
+import ast
+import re
+
 import numpy as np
 import pytest
 
@@ -187,3 +190,204 @@ def test_labels_inputs_and_errors():
     assert set(LOSSES) == set(formulas)
     for name in LOSSES:
         np.testing.assert_allclose(loss_value(name, ys, a), formulas[name], rtol=1e-15, atol=0)
+
+
+def test_error_messages_word_for_word():
+    with pytest.raises(
+        ValueError,
+        match=r"^loss must be one of 'perceptron', 'hinge', 'logistic', 'zero_one'; "
+        r"got 'squared'\.$",
+    ):
+        loss_value("squared", [1], [1.0])
+    with pytest.raises(
+        ValueError,
+        match=r"^loss must be one of 'perceptron', 'hinge', 'logistic'; got 'zero_one'\.$",
+    ):
+        loss_derivative("zero_one", [1], [1.0])  # the 0-1 loss has no useful subgradient
+    with pytest.raises(ValueError, match=r"^y must hold the labels -1 and \+1 here\.$"):
+        loss_value("hinge", [0, 1], [1.0, 1.0])
+    with pytest.raises(ValueError, match=r"^y must hold the labels -1 and \+1 here\.$"):
+        loss_derivative("hinge", [2], [1.0])
+    with pytest.raises(
+        ValueError,
+        match=r"^x and w must be 1-D of the same length; got shapes \(2,\) and \(1,\)\.$",
+    ):
+        subgradient([1.0, 2.0], 1, [1.0], 0.0)
+
+
+@pytest.mark.parametrize("bad", [True, False, np.True_, 1.5, -0.1, 2.0, np.nan, "0.5", None])
+def test_at_zero_outside_zero_one_or_not_a_number_is_refused(bad):
+    msg = (
+        r"^at_zero must be a number in \[0, 1\], the subgradient set at the kink; got "
+        + re.escape(repr(bad))
+        + r"\.$"
+    )
+    with pytest.raises(ValueError, match=msg):
+        loss_derivative("perceptron", [1], [0.0], at_zero=bad)
+    with pytest.raises(ValueError, match=msg):
+        subgradient([1.0], 1, [0.0], 0.0, at_zero=bad)
+
+
+def test_at_zero_boundaries_are_accepted():
+    # 0 and 1 (int or float) are the ends of the subgradient set -t*y, 0 <= t <= 1, at the kink
+    for t in (0, 0.0, 1, 1.0, np.float32(0.5)):
+        g = loss_derivative("perceptron", [1.0, -1.0], [0.0, 0.0], at_zero=t)
+        np.testing.assert_array_equal(g, [-float(t), float(t)])
+        g = loss_derivative("hinge", [1.0, -1.0], [1.0, -1.0], at_zero=t)
+        np.testing.assert_array_equal(g, [-float(t), float(t)])
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint8, np.uint64, np.float16, np.float32])
+def test_labels_of_any_numeric_dtype_give_the_float64_results(dtype):
+    # y holds -1 and +1 (only +1 for unsigned types, where -y would wrap around to 2**k - 1)
+    signed = np.dtype(dtype).kind != "u"
+    y64 = np.array([1.0, -1.0, 1.0, -1.0] if signed else [1.0, 1.0, 1.0, 1.0])
+    y = y64.astype(dtype)
+    a = np.array([-2.5, 0.0, 0.75, 3.0])
+    for loss in ("perceptron", "hinge", "logistic"):
+        g = loss_derivative(loss, y, a, at_zero=0.5)
+        assert g.dtype == np.float64
+        np.testing.assert_array_equal(g, loss_derivative(loss, y64, a, at_zero=0.5))
+    for loss in ("perceptron", "hinge", "logistic", "zero_one"):
+        np.testing.assert_array_equal(loss_value(loss, y, a), loss_value(loss, y64, a))
+
+
+def test_zero_one_loss_counts_a_margin_of_exactly_zero_as_a_mistake():
+    # the 0-1 loss is 1 where y a <= 0 (the margin rule's mistakes): a point on the boundary
+    # counts, whatever its label and the sign of the zero
+    y = [1.0, -1.0, 1.0, -1.0, 1.0, 1.0]
+    a = [0.0, 0.0, -0.0, -0.0, 1e-300, -1e-300]
+    np.testing.assert_array_equal(loss_value("zero_one", y, a), [1.0, 1.0, 1.0, 1.0, 0.0, 1.0])
+    assert loss_value("zero_one", y, a).dtype == np.float64
+
+
+@pytest.mark.parametrize("loss,flat", [("perceptron", [0.0, 2.5]), ("hinge", [1.0, 7.0])])
+def test_derivative_is_plus_zero_on_the_flat_part(loss, flat):
+    # where the loss is flat (and at the kink with at_zero=0) the derivative is 0.0, never -0.0
+    # (it would print as "-0." in the notebooks)
+    for y in (1.0, -1.0):
+        for m in flat:
+            for t in (0.0, 1.0):
+                if m == flat[0] and t == 1.0:
+                    continue  # at the kink with t = 1: -y, not 0
+                g = loss_derivative(loss, [y], [m * y], at_zero=t)
+                assert g[0] == 0.0 and not np.signbit(g[0]), (y, m, t, g)
+
+
+def test_subgradient_uses_the_intercept_and_at_zero():
+    # w.x = 1 and b = -1: a = 0, the kink of the perceptron loss, where the subgradient is
+    # -t y (x, 1)
+    x, w, b = [1.0, 2.0], [1.0, 0.0], -1.0
+    for y in (1, -1):
+        gw, gb = subgradient(x, y, w, b, at_zero=0.25)
+        np.testing.assert_array_equal(gw, [-0.25 * y, -0.5 * y])
+        assert gb == -0.25 * y
+    # w.x = 0 and b = 2: a = 2, y a = 2 > 1, the hinge is flat: a zero subgradient
+    gw, gb = subgradient(x, 1, [0.0, 0.0], 2.0, loss="hinge")
+    np.testing.assert_array_equal(gw, [0.0, 0.0])
+    assert gb == 0.0
+    # the same point with y = -1: y a = -2 < 1, the gradient -y (x, 1)
+    gw, gb = subgradient(x, -1, [0.0, 0.0], 2.0, loss="hinge")
+    np.testing.assert_array_equal(gw, [1.0, 2.0])
+    assert gb == 1.0
+
+
+@pytest.mark.parametrize("loss,at_zero", [("perceptron", 0.3), ("logistic", 1.0)])
+def test_subgradient_of_float32_input_is_float64(loss, at_zero):
+    # dl/da times (x, 1), computed in double precision whatever x's dtype
+    x = np.array([0.1, 3.0, -7.3], dtype=np.float32)
+    w = np.array([0.0, 0.0, 0.0], dtype=np.float32)
+    gw, gb = subgradient(x, 1, w, 0.0, loss=loss, at_zero=at_zero)
+    assert gb == (-0.3 if loss == "perceptron" else -0.5)
+    assert gw.dtype == np.float64
+    np.testing.assert_array_equal(gw, gb * x.astype(np.float64))
+
+
+def test_defaults_are_the_documented_ones():
+    # every "default=" of the Parameters section is what get_params gives
+    doc = LinearSGD.__doc__.split("Parameters")[1].split("Attributes")[0]
+    documented = {
+        name: ast.literal_eval(value)
+        for name, value in re.findall(r"^    (\w+) : .*default=(.+)$", doc, flags=re.M)
+    }
+    assert documented == LinearSGD().get_params()
+
+
+def _sgd_oracle(X, y, w, b, *, loss, eta, max_iter, order, seed, at_zero=1.0):
+    """The pseudocode of the module docstring, as a plain loop over Python floats."""
+    rng = np.random.default_rng(seed)
+    w, b = [float(v) for v in w], float(b)
+    kink = 0.0 if loss == "perceptron" else 1.0
+    steps, n_updates, epoch, converged = [], 0, 0, False
+    for epoch in range(1, max_iter + 1):
+        moved = 0
+        for i in rng.permutation(len(X)) if order == "shuffle" else range(len(X)):
+            x, yi = [float(v) for v in X[i]], float(y[i])
+            a = b
+            for wj, xj in zip(w, x):
+                a += wj * xj
+            m = yi * a
+            t = 1.0 if m < kink else (at_zero if m == kink else 0.0)
+            c = eta * t * yi  # c = -eta * dl/da, dl/da = -t y
+            if c != 0.0:
+                w = [wj + c * xj for wj, xj in zip(w, x)]
+                b += c
+                moved += 1
+            steps.append((epoch, int(i), x, yi, a, 1.0 if a >= 0 else -1.0, c != 0.0, list(w), b))
+        n_updates += moved
+        if moved == 0:
+            converged = True
+            break
+    return steps, w, b, epoch, n_updates, converged
+
+
+@pytest.mark.parametrize("order", ["cyclic", "shuffle"])
+@pytest.mark.parametrize("loss", ["perceptron", "hinge"])
+def test_recorded_steps_match_a_plain_loop(loss, order):
+    # dyadic data: every sum below is exact, so the oracle and perclib agree to the bit
+    X = np.array([[1.0, 5.0], [2.0, -1.0], [-1.0, 0.5], [0.5, 0.5], [-2.0, -1.5], [0.25, 1.0]])
+    y = np.array([1, -1, 1, -1, -1, 1])
+    w0, b0 = np.array([1.0, 0.0]), -1.0  # a = 0 on the first row: the kink of the perceptron loss
+    sgd = LinearSGD(loss=loss, eta=0.5, max_iter=6, order=order, random_state=1, record=True).fit(
+        X, y, coef_init=w0, intercept_init=b0
+    )
+    steps, w, b, n_iter, n_updates, converged = _sgd_oracle(
+        X, y, w0, b0, loss=loss, eta=0.5, max_iter=6, order=order, seed=1
+    )
+    activations = [s[4] for s in steps]
+    # the trace covers a = 0, 0 < a < 1 and a < 0 (where y_hat is +1, +1 and -1)
+    assert 0.0 in activations and any(0 < a < 1 for a in activations)
+    assert any(a < 0 for a in activations) and len({s[0] for s in steps}) > 1
+    assert len(sgd.history_) == len(steps)
+    for s, (epoch, i, x, yi, a, y_hat, updated, ws, bs) in zip(sgd.history_, steps):
+        assert (s.epoch, s.index, s.y, s.activation, s.y_hat, s.updated, s.b) == (
+            epoch,
+            i,
+            yi,
+            a,
+            y_hat,
+            updated,
+            bs,
+        )
+        assert s.x.tolist() == x and s.w.tolist() == ws
+    assert sgd.coef_.tolist() == w and sgd.intercept_ == b
+    assert (sgd.n_iter_, sgd.n_updates_, sgd.converged_) == (n_iter, n_updates, converged)
+
+
+def test_sgd_is_the_perceptron_on_rows_whose_squared_norm_underflows():
+    # x = 2**-540 (1, ..., 1): its squares underflow to 0. w.x is 2**-500 times 2**53 + 1 - 2**53,
+    # which is 1 summed one way (numpy.dot here) and 0 left to right; with b = -2**-501 the sign of
+    # a rests on the order of summation, and the tie band (it needs ||x||, not 0) must send it to
+    # the left-to-right sum, as Perceptron does
+    d = 16
+    x = np.full(d, 2.0**-540)
+    w0 = np.zeros(d)
+    w0[:3] = [2.0**93, 2.0**40, -(2.0**93)]  # the products 2**-447, 2**-500, -2**-447: exact
+    X, y = np.vstack([x, -x]), np.array([1, -1])
+    b0 = -(2.0**-501)
+    sgd = LinearSGD(max_iter=1, record=True).fit(X, y, coef_init=w0, intercept_init=b0)
+    with pytest.warns(Warning):  # max_iter reached
+        pla = Perceptron(max_iter=1, record=True).fit(X, y, coef_init=w0, intercept_init=b0)
+    assert sgd.history_[0].activation == b0 and sgd.history_[0].updated  # the left-to-right sum
+    assert [s.activation for s in sgd.history_] == [s.activation for s in pla.history_]
+    assert np.array_equal(sgd.coef_, pla.coef_) and sgd.intercept_ == pla.intercept_
