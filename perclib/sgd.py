@@ -33,7 +33,7 @@ from sklearn.utils._param_validation import StrOptions
 
 from . import _validation as V
 from ._base import BinaryLinearModel, OnlineMixin, _NotBool
-from ._engine import Step, activation, epoch_indices, row_norms
+from ._engine import Step, activation, check_finite_update, epoch_indices, row_norms
 
 #: The losses SGD can descend.
 LOSSES = ("perceptron", "hinge", "logistic")
@@ -236,36 +236,39 @@ class LinearSGD(OnlineMixin, BinaryLinearModel):
         x_norms = row_norms(X)  # free of underflow: the tie band of a tiny row is not 0
         history = self.history_ if self.record else None
         objective_, converged = [], False
-        for epoch in range(self.n_iter_ + 1, self.n_iter_ + max_iter + 1):
-            moved = 0
-            for i in epoch_indices(X.shape[0], self.order, rng):
-                x, yi = X[i], ys[i]
-                a = activation(w, b, x, x_norms[i])
-                c = -eta * float(loss_derivative(self.loss, [yi], [a], at_zero=at_zero)[0])
-                if c != 0.0:
-                    w += c * x
-                    if self.fit_intercept:
-                        b += c
-                    moved += 1
-                if history is not None:
-                    history.append(
-                        Step(
-                            epoch,
-                            int(i),
-                            x.copy(),
-                            float(yi),
-                            float(a),
-                            1.0 if a >= 0 else -1.0,
-                            c != 0.0,
-                            w.copy(),
-                            float(b),
+        # huge scales: inf and NaN in a dot product are decided exactly (as in _engine)
+        with np.errstate(over="ignore", invalid="ignore"):
+            for epoch in range(self.n_iter_ + 1, self.n_iter_ + max_iter + 1):
+                moved = 0
+                for i in epoch_indices(X.shape[0], self.order, rng):
+                    x, yi = X[i], ys[i]
+                    a = activation(w, b, x, x_norms[i])
+                    c = -eta * float(loss_derivative(self.loss, [yi], [a], at_zero=at_zero)[0])
+                    if c != 0.0:
+                        w += c * x
+                        if self.fit_intercept:
+                            b += c
+                        check_finite_update(w, b)  # a clear ValueError, not a silent inf
+                        moved += 1
+                    if history is not None:
+                        history.append(
+                            Step(
+                                epoch,
+                                int(i),
+                                x.copy(),
+                                float(yi),
+                                float(a),
+                                1.0 if a >= 0 else -1.0,
+                                c != 0.0,
+                                w.copy(),
+                                float(b),
+                            )
                         )
-                    )
-            self.n_iter_, self.n_updates_ = epoch, self.n_updates_ + moved
-            objective_.append(float(np.mean(loss_value(self.loss, ys, X @ w + b))))
-            if moved == 0:
-                converged = True
-                break
+                self.n_iter_, self.n_updates_ = epoch, self.n_updates_ + moved
+                objective_.append(float(np.mean(loss_value(self.loss, ys, X @ w + b))))
+                if moved == 0:
+                    converged = True
+                    break
         self.coef_, self.intercept_ = w, float(b)
         self.converged_ = converged
         self.objective_ = np.concatenate([self.objective_, objective_])

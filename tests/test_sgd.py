@@ -2,6 +2,7 @@
 
 import ast
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -391,3 +392,14 @@ def test_sgd_is_the_perceptron_on_rows_whose_squared_norm_underflows():
     assert sgd.history_[0].activation == b0 and sgd.history_[0].updated  # the left-to-right sum
     assert [s.activation for s in sgd.history_] == [s.activation for s in pla.history_]
     assert np.array_equal(sgd.coef_, pla.coef_) and sgd.intercept_ == pla.intercept_
+
+
+@pytest.mark.parametrize("loss", ["perceptron", "hinge", "logistic"])
+def test_an_update_that_overflows_is_a_clear_error(loss):
+    """At X = +-1e200 and eta = 1e200 the first update makes w infinite: a ValueError that says
+    so, as Perceptron raises (no silent coef_ = inf, no RuntimeWarning)."""
+    X = np.array([[1e200, 1e200], [-1e200, -1e200]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="^Floating-point overflow: an update made the"):
+            LinearSGD(loss=loss, eta=1e200).fit(X, [1, -1])
