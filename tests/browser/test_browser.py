@@ -218,7 +218,7 @@ def test_handout_page_renders_offline(browser):
             assert stored, f"{NOTEBOOK.name} stores no Stepper"
             stepper = page.locator(".perclib-stepper").first
             stepper.wait_for(timeout=30_000)
-            readouts = page.locator(".perclib-stepper .perclib-stepper-slider .widget-readout")
+            readouts = page.locator(".perclib-stepper .perclib-stepper-slider output")
             assert sorted(int(t) for t in readouts.all_inner_texts()) == stored
             assert stepper.locator(".perclib-stepper-table td").count() >= 8
             stepper.scroll_into_view_if_needed()
@@ -320,7 +320,7 @@ def move_stepper(page, name):
     slider = stepper.locator(".perclib-stepper-slider")
     table = stepper.locator(".perclib-stepper-table")
     plot = stepper.locator("img").first
-    readout = slider.locator(".widget-readout")
+    readout = slider.locator("output")
     expect(table).not_to_have_text("", timeout=TIMEOUT)
     before = {
         "row": table.inner_text(),
@@ -330,10 +330,16 @@ def move_stepper(page, name):
     }
     stepper.screenshot(path=SHOTS / f"{name}_before.png")
 
-    track = slider.locator(".noUi-base").bounding_box()
-    handle = slider.locator(".noUi-handle").bounding_box()
-    x0, y0 = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
-    fraction = 0.75 if x0 < track["x"] + track["width"] / 2 else 0.25
+    track = slider.locator('input[type="range"]').bounding_box()
+    bounds = slider.locator('input[type="range"]').evaluate(
+        "e => [Number(e.min), Number(e.max), Number(e.value)]"
+    )
+    low, high, value = bounds
+    at = (value - low) / (high - low) if high > low else 0.0
+    inset = track["height"] / 2  # the thumb's centre stays about this far from the ends
+    x0 = track["x"] + inset + at * (track["width"] - 2 * inset)  # on the thumb
+    y0 = track["y"] + track["height"] / 2
+    fraction = 0.75 if at < 0.5 else 0.25
     page.mouse.move(x0, y0)
     page.mouse.down()
     page.mouse.move(track["x"] + fraction * track["width"], y0, steps=8)
@@ -408,7 +414,7 @@ def test_stepper_with_the_keyboard_alone(jupyterlab, browser):
         run_in_jupyterlab(page, base, token, paths["notebook"])
         stepper = page.locator(".perclib-stepper").first
         expect(stepper).to_be_visible(timeout=TIMEOUT)
-        readout = stepper.locator(".perclib-stepper-slider .widget-readout")
+        readout = stepper.locator(".perclib-stepper-slider output")
         table = stepper.locator(".perclib-stepper-table")
         plot = stepper.locator("img").first
         expect(table).not_to_have_text("", timeout=TIMEOUT)
@@ -430,7 +436,8 @@ def test_stepper_with_the_keyboard_alone(jupyterlab, browser):
         assert stops, "Tab never reached the Stepper"
         names = [s["name"] for s in stops]
         assert "next ▶" in names and "◀ previous" in names
-        assert any(s["role"] == "slider" for s in stops)
+        # the slider: a native range input named "step" by its <label> (perclib/widgets/slider.py)
+        assert [s["name"] for s in stops if s["role"] == "range"] == ["step"], stops
 
         def seek(test, key):
             """Press `key` until the focused control passes `test` (at most a whole round)."""
@@ -465,11 +472,9 @@ def test_stepper_with_the_keyboard_alone(jupyterlab, browser):
         page.keyboard.press("Enter")
         expect(readout).to_have_text(str(before[0] + 1), timeout=TIMEOUT)
         steps.append(("Enter on next ▶", before[0], int(readout.inner_text())))
-        back_to(lambda s: s["role"] == "slider")  # past the slider's editable readout
+        back_to(lambda s: s["role"] == "range")
         last = int(
-            stepper.locator(".perclib-stepper-slider .noUi-handle")
-            .get_attribute("aria-valuemax")
-            .split(".")[0]
+            stepper.locator('.perclib-stepper-slider input[type="range"]').get_attribute("max")
         )
         for key, want in (
             ("ArrowRight", lambda was: was + 1),
@@ -491,21 +496,16 @@ def test_stepper_with_the_keyboard_alone(jupyterlab, browser):
             print(f"  {what}: step {old} -> {new}")
         assert after[1] != before[1] and after[2] != before[2], "the table and the plot follow"
         stepper.screenshot(path=SHOTS / "stepper_keyboard.png")
-        # ipywidgets 8 itself leaves two without a name in JupyterLab, and its Python API cannot
-        # name them: the slider's handle (a div, role slider) and its editable readout (the
-        # handouts name the handle, book/offline/widgets-setup.js). Any other unnamed control
-        # fails here. (A Play's three icon buttons were unnamed: perclib shows "▶ play" instead.)
+        # Every control the Tab key reaches has a name, the slider too: ipywidgets' own slider
+        # (noUiSlider) left its handle (a div, role slider) and its editable readout unnamed.
         unnamed = [f"{s['tag']} {s['role']}".strip() for s in stops if not s["name"]]
         print(f"unnamed controls in JupyterLab: {unnamed}")
-        assert unnamed == ["div slider", "div"], unnamed
+        assert unnamed == [], unnamed
         page.add_script_tag(path=str(AXE))  # inline: no request
         axe = page.evaluate(AXE_NAMES, stepper.element_handle())
         print(f"axe on the Stepper: {axe['checked']} nodes pass, violations {axe['violations']}")
         assert axe["checked"] >= 8
-        assert [(v["id"], v["impact"]) for v in axe["violations"]] == [
-            ("aria-input-field-name", "serious")
-        ], axe["violations"]
-        assert 'role="slider"' in axe["violations"][0]["html"]
+        assert axe["violations"] == [], axe["violations"]
         described = plot.get_attribute("title") or ""  # perclib's figure_image: the figure's name
         print(f"the figure is described as: {described!r}")
         assert len(described) > 40
