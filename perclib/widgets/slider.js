@@ -47,8 +47,12 @@ function render({ model, el }) {
     return value;
   }
   function send() {
-    model.set("value", read());
-    model.save_changes();
+    const value = read();
+    if (value !== model.get("value")) {
+      // once per move: "change" follows "input" with the same value while continuous_update
+      model.set("value", value);
+      model.save_changes();
+    }
   }
   input.addEventListener("input", () => (model.get("continuous_update") ? send() : read()));
   input.addEventListener("change", send);

@@ -460,6 +460,13 @@ def test_stepper_with_the_keyboard_alone(jupyterlab, browser):
         def back_to(test):
             seek(test, "Shift+Tab")
 
+        def shown(n):
+            """Wait until the slider reads step n and the kernel has drawn it (the table's
+            caption): the readout changes in the browser at once, the table once the kernel has
+            the value, so that the next key acts on the step the kernel holds."""
+            expect(readout).to_have_text(str(n), timeout=TIMEOUT)
+            expect(table).to_contain_text(f"step {n + 1} of ", timeout=TIMEOUT)
+
         steps = []
         back_to(lambda s: s["name"] == "▶ play")  # keys only from here
         play = stepper.locator(".perclib-play")
@@ -472,6 +479,7 @@ def test_stepper_with_the_keyboard_alone(jupyterlab, browser):
         paused = readout.inner_text()
         page.wait_for_timeout(2000)  # more than two of the Play's 700 ms steps
         assert readout.inner_text() == paused, "Enter on pause did not stop the Play"
+        shown(int(paused))
         steps.append(("Enter on ▶ play, then on ❚❚ pause", was, int(paused)))
         seek(lambda s: s["name"] == "next ▶", "Tab")
 
@@ -480,7 +488,7 @@ def test_stepper_with_the_keyboard_alone(jupyterlab, browser):
 
         before = state()
         page.keyboard.press("Enter")
-        expect(readout).to_have_text(str(before[0] + 1), timeout=TIMEOUT)
+        shown(before[0] + 1)
         steps.append(("Enter on next ▶", before[0], int(readout.inner_text())))
         back_to(lambda s: s["role"] == "range")
         last = int(
@@ -494,12 +502,12 @@ def test_stepper_with_the_keyboard_alone(jupyterlab, browser):
         ):
             was = int(readout.inner_text())
             page.keyboard.press(key)
-            expect(readout).to_have_text(str(want(was)), timeout=TIMEOUT)
+            shown(want(was))
             steps.append((key + " on the slider", was, int(readout.inner_text())))
         back_to(lambda s: s["name"] == "◀ previous")
         was = int(readout.inner_text())
         page.keyboard.press("Space")
-        expect(readout).to_have_text(str(was - 1), timeout=TIMEOUT)
+        shown(was - 1)
         steps.append(("Space on ◀ previous", was, int(readout.inner_text())))
         after = state()
         for what, old, new in steps:
