@@ -88,6 +88,11 @@ def _jupyterlab_server(tmp_path_factory):
     notebook = work / "notebooks" / NOTEBOOK.name
     notebook.parent.mkdir(parents=True)
     shutil.copy2(NOTEBOOK, notebook)
+    # The keyboard test runs a copy of its own, in a kernel of its own: run again in the kernel of
+    # an earlier test, the notebook's new widgets were at times drawn as plain text (models not
+    # found by the new page; seen 2 times in 8 runs).
+    keys = notebook.with_name(f"keys_{NOTEBOOK.name}")
+    shutil.copy2(NOTEBOOK, keys)
     lab_source = lab_notebook()
     shutil.copytree(lab_source.parent, work / "labs" / lab_source.parent.name)
     lab = work / "labs" / lab_source.parent.name / lab_source.name
@@ -133,6 +138,7 @@ def _jupyterlab_server(tmp_path_factory):
             "log": log_path,
             "paths": {
                 "notebook": notebook.relative_to(work).as_posix(),
+                "keys": keys.relative_to(work).as_posix(),
                 "lab": lab.relative_to(work).as_posix(),
             },
         }
@@ -357,12 +363,21 @@ def move_stepper(page, stepper, name):
     page.mouse.up()
 
     expect(readout).not_to_have_text(before["value"], timeout=TIMEOUT)
+    # The readout moves in the browser at once; the drag's last value reaches the kernel after the
+    # values it passed through: wait until the table (drawn by the kernel) shows the readout's step.
+    expect(table).to_contain_text(f"step {int(readout.inner_text()) + 1} of ", timeout=TIMEOUT)
     expect(table).not_to_have_text(before["row"], timeout=TIMEOUT)
     expect(plot).not_to_have_attribute("src", before["src"], timeout=TIMEOUT)
     page.wait_for_function(
         "(img) => img.complete && img.naturalWidth > 0", arg=plot.element_handle()
     )
-    after = {"row": table.inner_text(), "png": plot.screenshot(), "value": readout.inner_text()}
+    png = plot.screenshot()
+    for _ in range(50):  # a new src can be loaded before it is painted: wait for the paint
+        if png != before["png"]:
+            break
+        page.wait_for_timeout(200)
+        png = plot.screenshot()
+    after = {"row": table.inner_text(), "png": png, "value": readout.inner_text()}
     stepper.screenshot(path=SHOTS / f"{name}_after.png")
     page.screenshot(path=SHOTS / f"{name}_page.png")
     assert after["row"] != before["row"]
@@ -422,7 +437,7 @@ def test_stepper_with_the_keyboard_alone(jupyterlab, browser):
     base, token, paths = jupyterlab
     page = browser.new_page(viewport={"width": 1400, "height": 1300})
     try:
-        stepper = run_in_jupyterlab(page, base, token, paths["notebook"])
+        stepper = run_in_jupyterlab(page, base, token, paths["keys"])
         expect(stepper).to_be_visible(timeout=TIMEOUT)
         readout = stepper.locator(".perclib-stepper-slider output")
         table = stepper.locator(".perclib-stepper-table")
