@@ -160,6 +160,7 @@ def test_build_makes_a_wheel_and_an_sdist_of_this_version(dist):
     for module in (
         "perclib/__init__.py",
         "perclib/widgets/stepper.py",
+        "perclib/widgets/slider.js",  # package data: the sliders' front end
         "perclib/plotting/__init__.py",
     ):
         assert module in names
@@ -176,6 +177,7 @@ def test_build_makes_a_wheel_and_an_sdist_of_this_version(dist):
         "LICENSE-CONTENT",
         "README.md",
         "perclib/__init__.py",
+        "perclib/widgets/slider.js",
     ):
         assert f"perclib-{v}/{name}" in members
 

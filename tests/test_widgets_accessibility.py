@@ -3,7 +3,9 @@
 In the browser, ipywidgets shows a control's ``description`` as its label and an image's
 ``tooltip`` as its title; tests/browser checks what a browser makes of them (axe-core, keys only).
 A Play's own buttons are bare icons with no name: perclib hides the Play and shows a named
-play/pause button that drives it (``_common.play_button``).
+play/pause button that drives it (``_common.play_button``). ipywidgets' sliders draw a handle apart
+from their label, which leaves it unnamed in JupyterLab: perclib's own sliders (a labelled
+``<input type="range">``, perclib/widgets/slider.py) stand in for them, in every widget.
 """
 
 import ipywidgets as W
@@ -18,13 +20,17 @@ from perclib.widgets import (
     MulticlassStepper,
     SGDExplorer,
     Stepper,
+    slider,
 )
 from perclib.widgets._common import PAUSE, PLAY, figure_image, play_button
 
+# ipywidgets' sliders, unnamed in JupyterLab: no widget may show one.
+NOUI_SLIDERS = (W.IntSlider, W.FloatSlider, W.FloatLogSlider, W.SelectionSlider)
 CONTROLS = (
-    W.IntSlider,
-    W.FloatSlider,
-    W.FloatLogSlider,
+    slider.IntSlider,
+    slider.FloatSlider,
+    slider.FloatLogSlider,
+    *NOUI_SLIDERS,
     W.Dropdown,
     W.FloatText,
     W.BoundedFloatText,
@@ -64,6 +70,13 @@ def test_every_control_is_labelled_and_the_figure_described(name):
         assert len(image.tooltip or "") > 40, f"{name}: its figure has no description"
         # ipywidgets' view reads `description` whenever a tooltip is set: it must exist, empty
         assert image.description == "" and "description" in image.keys
+
+
+@pytest.mark.parametrize("name", sorted(WIDGETS))
+def test_no_widget_uses_an_ipywidgets_slider(name):
+    parts = leaves(WIDGETS[name]().box)
+    assert [type(w).__name__ for w in parts if isinstance(w, NOUI_SLIDERS)] == []
+    assert any(isinstance(w, slider._Slider) for w in parts), f"{name} has no slider"
 
 
 def test_figure_image_keeps_the_alt_text_and_can_tell_a_bare_image():

@@ -14,7 +14,8 @@ Into ``--out`` (git-ignored) it writes:
 
 Offline: MathJax, the widget renderer (@jupyter-widgets/html-manager with require.js), reveal.js
 and jQuery are copied from ``node_modules`` (``npm ci`` from package-lock.json, done by
-``make handouts``), so a page never asks a CDN for anything. Printing fails the build when a page
+``make handouts``), and anywidget's front end (perclib's sliders) from the installed anywidget
+package, so a page never asks a CDN for anything. Printing fails the build when a page
 requests anything that is not local, when a request fails, or when MathJax reports a TeX error.
 """
 
@@ -132,6 +133,7 @@ def copy_offline_assets(dest: pathlib.Path, *, slides: bool = False) -> None:
         shutil.ignore_patterns("*.map", "embed.js", "libembed-amd.js", "*.txt"),
     )
     _copy(manager / "package.json", dest / "html-manager" / "package.json")  # its licence (BSD-3)
+    copy_anywidget(dest / "anywidget")
     if slides:
         reveal = NODE / "reveal.js"
         _copy(reveal / "dist", dest / "reveal.js" / "dist", maps)
@@ -139,6 +141,28 @@ def copy_offline_assets(dest: pathlib.Path, *, slides: bool = False) -> None:
         _copy(reveal / "LICENSE", dest / "reveal.js" / "LICENSE")
         _copy(NODE / "jquery" / "dist" / "jquery.min.js", dest / "jquery.min.js")
         _copy(NODE / "jquery" / "LICENSE.txt", dest / "jquery.LICENSE.txt")
+
+
+def copy_anywidget(dest: pathlib.Path) -> None:
+    """Copy anywidget's front end for require.js (the AMD build its wheel ships for the classic
+    notebook, ``nbextension/index.js``) and its licence (MIT).
+
+    perclib's sliders are anywidget widgets: the stored widget state names the model module
+    ``anywidget``, which html-manager asks require.js for before any CDN; widgets-setup.js maps
+    the name to this copy. It comes from the installed package, the version that wrote the state.
+    The module imports each widget's ESM, stored in the state, from a Blob URL: nothing is fetched.
+    """
+    import importlib.metadata
+
+    import anywidget
+
+    _copy(pathlib.Path(anywidget.__file__).parent / "nbextension" / "index.js", dest / "index.js")
+    licence = [
+        f for f in importlib.metadata.distribution("anywidget").files or [] if "LICENSE" in f.name
+    ]
+    if not licence:
+        raise SystemExit("anywidget's LICENSE is missing from its installed distribution")
+    _copy(pathlib.Path(licence[0].locate()), dest / "LICENSE")
 
 
 # ----------------------------------------------------------------------------- HTML site

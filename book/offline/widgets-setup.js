@@ -11,6 +11,10 @@
   ["base", "base7", "controls", "controls7", "html-manager", "output"].forEach(function (name) {
     paths["@jupyter-widgets/" + name] = here + "html-manager/" + name;
   });
+  // perclib's sliders are anywidget widgets: html-manager asks require.js for the module
+  // "anywidget" (before any CDN); it is anywidget's own AMD build, copied beside this file by
+  // tools/build_handouts.py.
+  paths.anywidget = here + "anywidget/index";
   window.require.config({paths: paths});
 
   // 2. ipywidgets 8 typesets widget labels with MathJax 2's API, MathJax.Hub.Queue(["Typeset",

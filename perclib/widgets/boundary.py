@@ -29,6 +29,7 @@ from matplotlib.figure import Figure
 from .. import _validation as V
 from ..plotting.core import OKABE_ITO, boundary_segment, halfplanes, plot_data
 from ._common import figure_image, square_view
+from .slider import FloatSlider
 from .stepper import _Blit
 
 
@@ -51,7 +52,7 @@ class BoundaryExplorer:
 
     Attributes
     ----------
-    w1, w2, b : ipywidgets.FloatSlider
+    w1, w2, b : perclib.widgets.slider.FloatSlider
         The weights and the bias.
     info : ipywidgets.HTML
         The number of misclassified points and the loss.
@@ -88,13 +89,9 @@ class BoundaryExplorer:
             "readout_format": ".2f",
             "layout": W.Layout(width="330px"),
         }
-        self.w1 = W.FloatSlider(
-            value=w1, min=-wmax, max=wmax, step=0.05, description="w₁", **common
-        )
-        self.w2 = W.FloatSlider(
-            value=w2, min=-wmax, max=wmax, step=0.05, description="w₂", **common
-        )
-        self.b = W.FloatSlider(value=b, min=-bmax, max=bmax, step=0.05, description="b", **common)
+        self.w1 = FloatSlider(value=w1, min=-wmax, max=wmax, step=0.05, description="w₁", **common)
+        self.w2 = FloatSlider(value=w2, min=-wmax, max=wmax, step=0.05, description="w₂", **common)
+        self.b = FloatSlider(value=b, min=-bmax, max=bmax, step=0.05, description="b", **common)
         self.info = W.HTML()
         self.image = figure_image(
             "The data, o for +1 and x for -1, the line w.x + b = 0 with w as an arrow normal to "

@@ -23,6 +23,7 @@ from ..plotting.convergence import plot_margin_band
 from ..plotting.core import OKABE_ITO, plot_data, plot_decision_boundary
 from ..theory import max_margin, radius
 from ._common import figure_image
+from .slider import FloatSlider, IntSlider
 
 
 def _png(fig):
@@ -56,8 +57,8 @@ class MarginExplorer:
 
     Attributes
     ----------
-    margin : ipywidgets.FloatSlider
-    seed : ipywidgets.IntSlider
+    margin : perclib.widgets.slider.FloatSlider
+    seed : perclib.widgets.slider.IntSlider
     order : ipywidgets.Dropdown
     image : ipywidgets.Image (the figure as a PNG)
     summary : ipywidgets.HTML
@@ -76,7 +77,7 @@ class MarginExplorer:
         V.check_choice(order, "order", V.ORDERS)
         if not 0.01 <= float(margin) <= 0.4:
             raise ValueError(f"margin must lie in [0.01, 0.4]; got {margin!r}.")
-        self.margin = W.FloatSlider(
+        self.margin = FloatSlider(
             value=float(margin),
             min=0.01,
             max=0.4,
@@ -85,7 +86,7 @@ class MarginExplorer:
             continuous_update=False,
             readout_format=".2f",
         )
-        self.seed = W.IntSlider(
+        self.seed = IntSlider(
             value=int(seed), min=0, max=50, description="seed", continuous_update=False
         )
         self.order = W.Dropdown(options=list(V.ORDERS), value=order, description="order")

@@ -33,6 +33,7 @@ from ..plotting.evaluation import METHOD_STYLES, plot_boundaries
 from ..pocket import PocketPerceptron
 from ..voted import VotedPerceptron
 from ._common import figure_image
+from .slider import FloatSlider, IntSlider
 
 _MAX_NOISE = 0.4
 
@@ -67,8 +68,8 @@ class EnsembleExplorer:
 
     Attributes
     ----------
-    epochs : ipywidgets.IntSlider
-    noise : ipywidgets.FloatSlider
+    epochs : perclib.widgets.slider.IntSlider
+    noise : perclib.widgets.slider.FloatSlider
     table : ipywidgets.HTML
         Training error, test error and vectors kept, per answer.
     image : ipywidgets.Image
@@ -109,10 +110,10 @@ class EnsembleExplorer:
             raise ValueError(f"noise must be a probability in [0, {_MAX_NOISE}]; got {noise!r}.")
         self.order = V.check_choice(order, "order", V.ORDERS[:2])
         self.random_state = _check_int(random_state, "random_state", 0)
-        self.epochs = W.IntSlider(
+        self.epochs = IntSlider(
             value=epochs, min=1, max=max_epochs, description="epochs", continuous_update=False
         )
-        self.noise = W.FloatSlider(
+        self.noise = FloatSlider(
             value=float(noise),
             min=0.0,
             max=_MAX_NOISE,

@@ -18,6 +18,7 @@ from ..plotting.core import OKABE_ITO, plot_data, plot_decision_boundary
 from ..sgd import LOSSES, SGD_ORDERS, LinearSGD, loss_value
 from ._common import figure_image, play_button
 from .convergence import _png
+from .slider import FloatLogSlider, IntSlider
 
 
 class SGDExplorer:
@@ -37,8 +38,8 @@ class SGDExplorer:
     Attributes
     ----------
     loss : ipywidgets.Dropdown
-    eta : ipywidgets.FloatLogSlider
-    step : ipywidgets.IntSlider (0 = before the first step)
+    eta : perclib.widgets.slider.FloatLogSlider
+    step : perclib.widgets.slider.IntSlider (0 = before the first step)
     play : ipywidgets.Play (linked to ``step``; hidden, driven by ``play_button``)
     play_button : ipywidgets.ToggleButton ("▶ play" / "❚❚ pause", named for screen readers)
     image : ipywidgets.Image, summary : ipywidgets.HTML
@@ -77,10 +78,10 @@ class SGDExplorer:
         self.max_iter = V.check_max_iter(max_iter)
         self.order_name, self.random_state = order, random_state
         self.loss = W.Dropdown(options=list(LOSSES), value=loss, description="loss")
-        self.eta = W.FloatLogSlider(
+        self.eta = FloatLogSlider(
             value=eta, base=10, min=-3, max=1, step=0.1, description="η", continuous_update=False
         )
-        self.step = W.IntSlider(value=0, min=0, max=1, description="step")
+        self.step = IntSlider(value=0, min=0, max=1, description="step")
         self.play = W.Play(value=0, min=0, max=1, interval=150, description="play")
         W.jslink((self.play, "value"), (self.step, "value"))
         self.play_button = play_button(self.play)

@@ -31,6 +31,7 @@ from ..datasets import make_blobs3
 from ..multiclass import MulticlassPerceptron
 from ..plotting.core import CLASS_COLORS, OKABE_ITO, plot_classes
 from ._common import figure_image, play_button, square_view, status_html
+from .slider import IntSlider
 
 
 class MulticlassStepper:
@@ -52,7 +53,7 @@ class MulticlassStepper:
         The fitted model (``record=True``).
     history : list of MultiStep
         ``model.history_``.
-    slider : ipywidgets.IntSlider
+    slider : perclib.widgets.slider.IntSlider
         The position among the steps shown (all steps, or the updates only).
     play : ipywidgets.Play
         Linked to the slider; hidden, driven by ``play_button``.
@@ -121,7 +122,7 @@ class MulticlassStepper:
 
     # -- building -------------------------------------------------------------------------------
     def _build_controls(self, updates_only):
-        self.slider = W.IntSlider(
+        self.slider = IntSlider(
             value=0, min=0, max=0, description="step", layout=W.Layout(width="420px")
         )
         self.play = W.Play(value=0, min=0, max=0, interval=700, description="play")

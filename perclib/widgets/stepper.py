@@ -40,6 +40,7 @@ from .._format import vec as _vec
 from ..perceptron import Perceptron
 from ..plotting.core import OKABE_ITO, boundary_segment, halfplanes, plot_data
 from ._common import figure_image, play_button, square_view, status_html
+from .slider import IntSlider
 
 FIELDS = ("epoch", "index", "x", "y", "activation", "y_hat", "updated", "w", "b")
 COLUMNS = ("epoch", "x", "y", "w·x+b", "ŷ", "updated", "new w", "new b")
@@ -173,7 +174,7 @@ class Stepper:
 
     Attributes
     ----------
-    slider : ipywidgets.IntSlider
+    slider : perclib.widgets.slider.IntSlider
         The step shown, 0 to ``len(history) - 1``.
     play : ipywidgets.Play
         Plays through the steps; linked to the slider. Hidden: ``play_button`` drives it.
@@ -279,7 +280,7 @@ class Stepper:
         self.w1_0 = W.FloatText(value=float(w0[0]), description="w₁⁰", **fixed)
         self.w2_0 = W.FloatText(value=float(w0[1]), description="w₂⁰", **fixed)
         self.b_0 = W.FloatText(value=b0, description="b⁰", **fixed)
-        self.slider = W.IntSlider(
+        self.slider = IntSlider(
             value=0,
             min=0,
             max=0,
