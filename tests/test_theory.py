@@ -433,3 +433,12 @@ def test_no_negative_zeros_in_the_returned_lines():
     assert w == pytest.approx([-(2**-0.5), 0.0]) and b == pytest.approx(-(2**-0.5))
     assert gamma == pytest.approx(2**0.5)
     assert not np.signbit(w[1])
+
+
+def test_margin_reads_a_float32_w_as_float64():
+    """w and b are read as float64 whatever their dtype, so ||(w, b)|| is not rounded to float32:
+    a float32 w gives the margin of the same numbers held in float64, to the last bit."""
+    X, y = make_separable(30, 3, 0.1, random_state=1)
+    w32 = np.array([0.1, -0.7, 0.3], dtype=np.float32)
+    assert margin(X, y, w32, 0.2) == margin(X, y, w32.astype(np.float64), 0.2)
+    assert margin(X, y, w32.tolist(), 0.2) == margin(X, y, w32.astype(np.float64), 0.2)
