@@ -30,11 +30,15 @@ LABS_ENV     := $(VENV)/.installed-labs
 HANDOUTS_ENV := $(VENV)/.installed-student+handouts+test
 RELEASE_ENV  := $(VENV)/.installed-student+test+release
 MUTATION_ENV := $(VENV)/.installed-student+test+mutation
-PIP_INSTALL  := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile
+# Both compile the installed modules to bytecode (.pyc) once, at install time. Without it every
+# process (each xdist worker, each Jupyter kernel that nbval or nbgrader starts, each nbgrader
+# command) compiles scikit-learn, scipy, pandas, IPython, ... again from source when
+# PYTHONDONTWRITEBYTECODE is set, as it is in many containers: 3-4 s of CPU per kernel.
+PIP_INSTALL  := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 # uv (from PyPI, into the venv) installs the same packages as pip, several times faster (parallel
 # downloads, a shared cache): a first `make test` spends about 15 s installing instead of 90 s.
 # Where uv cannot be installed, pip does the work.
-UV_INSTALL   := $(BIN)/uv pip install --quiet --python $(BIN)/python
+UV_INSTALL   := $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
