@@ -10,7 +10,8 @@ LAB_ARGS ?=
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PYTEST_COV := --cov=perclib --cov-report=term-missing:skip-covered --cov-fail-under=95
 # nbval needs every cell of a notebook on one worker: --dist loadscope (nbval's README).
-XDIST := -n $(JOBS) --dist loadscope
+# The scopes go out in collection order, the longest first (_FIRST in conftest.py).
+XDIST := -n $(JOBS) --dist loadscope --no-loadscope-reorder
 # What ruff checks (`make lint`): the package, the tests, the tools, the labs and the notebooks.
 LINT_PATHS := perclib tests tools labs notebooks benchmarks conftest.py
 # `make test` runs the linter first: ruff check and ruff format --check are clean over LINT_PATHS.
