@@ -10,7 +10,8 @@ LAB_ARGS ?=
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PYTEST_COV := --cov=perclib --cov-report=term-missing:skip-covered --cov-fail-under=95
 # nbval needs every cell of a notebook on one worker: --dist loadscope (nbval's README).
-XDIST := -n $(JOBS) --dist loadscope
+# The scopes go out in collection order, the longest first (_FIRST in conftest.py).
+XDIST := -n $(JOBS) --dist loadscope --no-loadscope-reorder
 # What ruff checks (`make lint`): the package, the tests, the tools, the labs and the notebooks.
 LINT_PATHS := perclib tests tools labs notebooks benchmarks conftest.py
 # `make test` runs the linter first: ruff check and ruff format --check are clean over LINT_PATHS.
@@ -30,11 +31,15 @@ LABS_ENV     := $(VENV)/.installed-labs
 HANDOUTS_ENV := $(VENV)/.installed-student+handouts+test
 RELEASE_ENV  := $(VENV)/.installed-student+test+release
 MUTATION_ENV := $(VENV)/.installed-student+test+mutation
-PIP_INSTALL  := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile
+# Both compile the installed modules to bytecode (.pyc) once, at install time. Without it every
+# process (each xdist worker, each Jupyter kernel that nbval or nbgrader starts, each nbgrader
+# command) compiles scikit-learn, scipy, pandas, IPython, ... again from source when
+# PYTHONDONTWRITEBYTECODE is set, as it is in many containers: 3-4 s of CPU per kernel.
+PIP_INSTALL  := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 # uv (from PyPI, into the venv) installs the same packages as pip, several times faster (parallel
 # downloads, a shared cache): a first `make test` spends about 15 s installing instead of 90 s.
 # Where uv cannot be installed, pip does the work.
-UV_INSTALL   := $(BIN)/uv pip install --quiet --python $(BIN)/python
+UV_INSTALL   := $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -52,3 +52,26 @@ def pytest_report_header(config):
 
 def pytest_unconfigure(config):
     shutil.rmtree(_TMP, ignore_errors=True)
+
+
+# The scopes that start Jupyter kernels or nbgrader, longest first: each class of
+# tests/test_labs.py (one nbgrader build and autograde run of a whole lab), the rest of that module,
+# then nbval's notebooks and the other kernel tests. With `--dist loadscope --no-loadscope-reorder`
+# (Makefile) xdist hands the scopes out in this order, so the long ones start first and the short
+# ones fill the gaps at the end, instead of a lab's grading starting last on one worker.
+_FIRST = (
+    "tests/test_labs.py::TestLab",
+    "tests/test_labs.py",
+    "notebooks/",
+    "labs/source/",
+    "tests/test_notebook_env.py",
+)
+
+
+def _rank(item):
+    return next((i for i, p in enumerate(_FIRST) if item.nodeid.startswith(p)), len(_FIRST))
+
+
+def pytest_collection_modifyitems(config, items):
+    # A stable sort: the tests of one scope (the cells of one notebook) keep their order.
+    items.sort(key=_rank)

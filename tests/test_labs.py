@@ -814,8 +814,9 @@ def _feedback(course, student, lab):
     return text, "\n".join(c.source for c in nb.cells)
 
 
-# Largest first: --dist loadscope hands the classes out in this order, two per worker at the
-# start (lab 4 and lab 3 have the most, or the slowest, submissions to grade).
+# Largest first: --dist loadscope --no-loadscope-reorder (Makefile) hands the classes out in this
+# order, before any other scope (../conftest.py), two per worker at the start: lab 4 and lab 3 to
+# one, lab 1 and lab 2 to the other (19 + 13 and 16 + 13 submissions to grade).
 class TestLab4(_Lab):
     LAB = "lab4"
 
