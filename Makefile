@@ -31,15 +31,18 @@ LABS_ENV     := $(VENV)/.installed-labs
 HANDOUTS_ENV := $(VENV)/.installed-student+handouts+test
 RELEASE_ENV  := $(VENV)/.installed-student+test+release
 MUTATION_ENV := $(VENV)/.installed-student+test+mutation
-# Both compile the installed modules to bytecode (.pyc) once, at install time. Without it every
-# process (each xdist worker, each Jupyter kernel that nbval or nbgrader starts, each nbgrader
-# command) compiles scikit-learn, scipy, pandas, IPython, ... again from source when
-# PYTHONDONTWRITEBYTECODE is set, as it is in many containers: 3-4 s of CPU per kernel.
-PIP_INSTALL  := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+# Python writes the bytecode (.pyc) of each module the first time a process imports it, and every
+# later process (each xdist worker, each Jupyter kernel that nbval or nbgrader starts) reads it.
+# Where PYTHONDONTWRITEBYTECODE is set, as in many containers, nothing is written and every kernel
+# compiles scikit-learn, scipy and IPython again from source (3-4 s of CPU each): the targets
+# below run without it. Compiling everything at install time instead would add 142 MB of .pyc to
+# a student's environment (tests of scipy, numpy, ... included), over its 650 MB budget.
+unexport PYTHONDONTWRITEBYTECODE
+PIP_INSTALL  := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile
 # uv (from PyPI, into the venv) installs the same packages as pip, several times faster (parallel
 # downloads, a shared cache): a first `make test` spends about 15 s installing instead of 90 s.
 # Where uv cannot be installed, pip does the work.
-UV_INSTALL   := $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python
+UV_INSTALL   := $(BIN)/uv pip install --quiet --python $(BIN)/python
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
