@@ -178,6 +178,32 @@ def test_near_ties_are_settled_as_the_reference_settles_them(chunk):
     assert decided_differently > 25  # the tie logic was needed, not just run
 
 
+def test_a_near_tie_is_judged_with_its_own_rows_band(chunk):
+    """The tie band of row i is the band of ||w|| ||x_i||: a near-tie on a long row, met after
+    other rows in its window, among rows a hundred million times shorter. Judged with a short
+    row's band (as good as none), numpy's blocked sign would decide it instead of the
+    left-to-right sum. Row 1 holds the exact tie (by the left-to-right sum); row 0 and the rest
+    are short and on the side of their labels (the last one excepted), so the scan meets the tie
+    at position 1 of its first window."""
+    rng = np.random.default_rng(7)
+    decided_differently = 0
+    for trial in range(150):
+        d = int(rng.integers(2, 60))
+        X = rng.normal(size=(24, d)) * 1e-8
+        X[1] *= 1e8
+        w0 = rng.normal(size=d)
+        b0 = -_seq_dot(w0, X[1])  # row 1's activation is exactly 0
+        y = np.where(X @ w0 + b0 >= 0, 1, -1)  # the short rows are on their labels' side,
+        y[-1] = -y[-1]  # but for the last one (a mistake after the tie, and a second class)
+        y[1] = 1 if trial % 2 else -1
+        decided_differently += float((X[:16] @ w0)[1]) + b0 != 0.0
+        for rule in RULES:
+            model = Perceptron(max_iter=3, rule=rule)
+            fast, ref = _pair(model, X, y, {"coef_init": w0, "intercept_init": b0})
+            _assert_same(fast, ref, PERCEPTRON_ATTRS)
+    assert decided_differently > 25  # the tie logic was needed, not just run
+
+
 def test_near_ties_in_a_chunk_streamed_by_einsum(chunk, monkeypatch):
     """The same exact ties, met in a chunk whose first product is einsum's (``_Scan.epoch``'s fresh
     chunk) rather than BLAS's: einsum sums in its own order, and its sign must not decide a tie
