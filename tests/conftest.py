@@ -32,3 +32,19 @@ def install_into():
         subprocess.run(cmd, check=True, env=env)
 
     return install
+
+
+@pytest.fixture
+def assert_warned_at(request):
+    """``assert_warned_at(warning)``: the warning points at the test's own line that called fit
+    (its stacklevel). Under mutmut a trampoline frame sits between fit and _fit; there, only "not
+    from inside perclib" can be checked."""
+    import os
+
+    def check(warning):
+        if "MUTANT_UNDER_TEST" in os.environ:
+            assert "perclib" not in warning.filename
+        else:
+            assert warning.filename == str(request.path)
+
+    return check

@@ -1,7 +1,6 @@
 """Perceptron against independent oracles: scikit-learn, the lecture's hand trace, Novikoff's
 bound."""
 
-import os
 import warnings
 
 import numpy as np
@@ -153,7 +152,7 @@ def test_every_order_converges_within_novikoffs_bound(n, d, margin, seed, order,
     assert clf.score(X, y) == 1.0
 
 
-def test_does_not_converge_on_xor_stops_and_warns():
+def test_does_not_converge_on_xor_stops_and_warns(assert_warned_at):
     X, y = make_xor()
     with pytest.warns(ConvergenceWarning, match="max_iter=25"):
         clf = Perceptron(max_iter=25).fit(X, y)
@@ -164,12 +163,7 @@ def test_does_not_converge_on_xor_stops_and_warns():
         "Perceptron stopped after max_iter=3 epochs without an epoch free of mistakes: the data "
         "may not be linearly separable, or it needs more epochs."
     )
-    # stacklevel: the warning points at the line that called fit. Under mutmut a trampoline frame
-    # sits between fit and _fit; there, only "not from inside perclib" can be checked.
-    if "MUTANT_UNDER_TEST" in os.environ:
-        assert "perclib" not in caught[0].filename
-    else:
-        assert caught[0].filename == __file__
+    assert_warned_at(caught[0])  # stacklevel: at the line that called fit
     assert issubclass(ConvergenceWarning, UserWarning)
     with pytest.warns(ConvergenceWarning) as caught:
         Perceptron(max_iter=10, order="random-mistake", random_state=0).fit(X, y)
