@@ -26,7 +26,7 @@ help:  ## list the targets
 # One virtualenv; each target installs the extras it uses (pyproject.toml), each set once, and
 # again only when pyproject.toml changes. A student's `make lab` gets the light "student" set.
 STUDENT_ENV  := $(VENV)/.installed-student
-TEST_ENV     := $(VENV)/.installed-student+labs+test
+TEST_ENV     := $(VENV)/.installed-student+labs+test+fast
 LABS_ENV     := $(VENV)/.installed-labs
 HANDOUTS_ENV := $(VENV)/.installed-student+handouts+test
 RELEASE_ENV  := $(VENV)/.installed-student+test+release
@@ -51,6 +51,7 @@ $(BIN)/python:
 $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
 	if [ -x $(BIN)/uv ]; then $(UV_INSTALL) -e ".[$(subst +,$(comma),$*)]"; \
 	else $(PIP_INSTALL) -e ".[$(subst +,$(comma),$*)]"; fi
+	case "$*" in *fast*) $(BIN)/python -m perclib._kernel;; esac  # compile once, into numba's cache
 	touch $@
 comma := ,
 

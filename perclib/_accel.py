@@ -46,15 +46,30 @@ def disabled():
         _on = before
 
 
-def jit(fn):
+def engine():
+    """The module whose loops the models run now: :mod:`perclib._kernel` (compiled) when
+    :func:`enabled`, else :mod:`perclib._fast` (numpy). Both give the same results, bit for bit."""
+    if _on:
+        from . import _kernel
+
+        return _kernel
+    from . import _fast
+
+    return _fast
+
+
+def jit(fn=None, *, inline=False):
     """Compile ``fn`` with numba when it is first called (cached on disk); else return it as is.
 
     The plain function stays available as ``fn.py_func`` in both cases: it is the reference the
-    tests compare the compiled code with.
+    tests compare the compiled code with. ``inline=True`` compiles a small helper into each caller
+    (numba's ``inline="always"``) instead of calling it.
     """
+    if fn is None:  # @jit(inline=True)
+        return lambda f: jit(f, inline=inline)
     if not AVAILABLE:
         fn.py_func = fn
         return fn
     import numba
 
-    return numba.njit(cache=True, nogil=True)(fn)
+    return numba.njit(cache=True, nogil=True, inline="always" if inline else "never")(fn)

@@ -104,9 +104,14 @@ class BaseModel(ClassifierMixin, BaseEstimator):
         if y.dtype == object and any(v is None for v in y.tolist()):
             # scikit-learn would fail sorting the labels with a TypeError; say what is wrong.
             raise ValueError("y holds None: every sample needs a label.")
-        check_classification_targets(y)
+        try:
+            labels = np.unique(y)  # once: the check below and the classes read it
+        except TypeError:  # labels that cannot be sorted: scikit-learn's check says what is wrong
+            check_classification_targets(y)
+            raise
+        check_classification_targets(labels)  # the same verdict as on y itself (y is 1-D)
         if first:
-            self.classes_ = self._classes(y, classes, partial)
+            self.classes_ = self._classes(labels, classes, partial)
             self._rng = V.check_random_state(self.random_state)
         elif classes is not None and not np.array_equal(
             np.unique(np.asarray(classes)), self.classes_
@@ -168,14 +173,18 @@ class BaseModel(ClassifierMixin, BaseEstimator):
     def _encode(self, y):
         """y as indices into ``classes_``,
         or a ValueError naming the labels that are not classes."""
-        k = np.clip(np.searchsorted(self.classes_, y), 0, self.classes_.shape[0] - 1)
-        unknown = self.classes_[k] != y
+        if self._binary:  # two comparisons, cheaper than a search
+            k = y == self.classes_[1]
+            unknown = ~(k | (y == self.classes_[0]))
+        else:
+            k = np.clip(np.searchsorted(self.classes_, y), 0, self.classes_.shape[0] - 1)
+            unknown = self.classes_[k] != y
         if np.any(unknown):
             raise ValueError(
                 f"y holds labels {V._show(np.unique(y[unknown]))} that are not in classes "
                 f"{V._show(self.classes_)}."
             )
-        return np.where(k == 1, 1.0, -1.0) if self._binary else k
+        return np.where(k, 1.0, -1.0) if self._binary else k
 
     # -- prediction -----------------------------------------------------------------------------
 

@@ -110,6 +110,34 @@ def _tie_band(w_norm, x_norm, n_features):
         return np.where(p <= _BIG, 4.0 * n_features * _EPS * p + 1e-300, np.inf)
 
 
+def class_scores(W, b, x, x_norm, w_norms):
+    """The multi-class scores W @ x + b and the predicted class: the first of the highest scores
+    as summed from left to right (the rule of :mod:`perclib._kernel`).
+
+    ``numpy``'s scores decide where the best beats every other by more than the band of
+    :func:`perclib._kernel.class_band`; else the scores are summed again from left to right.
+    """
+    K, d = W.shape
+    s = W @ x + b
+    p = int(np.argmax(s))
+    with np.errstate(over="ignore", invalid="ignore"):
+        prod = w_norms * x_norm
+        band = np.where(
+            (prod <= _BIG) & (np.abs(b) <= _BIG),
+            2.0 * (d + 1) * _EPS * (prod + np.abs(b)) + 1e-300,
+            np.inf,
+        )
+        lead = s[p] - s
+    lead[p] = np.inf
+    if not np.all(lead > band[p] + band):  # a runner-up within the band, or NaN
+        s = np.array([_seq_dot(W[k], x) + b[k] for k in range(K)])
+        p = 0
+        for k in range(1, K):
+            if s[k] > s[p]:
+                p = k
+    return s, p
+
+
 def check_finite_update(w, b):
     """Raise a clear ``ValueError`` when an update made w or b overflow
     (scikit-learn raises too)."""

@@ -46,7 +46,16 @@ import math
 
 import numpy as np
 
-from ._engine import _BIG, _seq_dot, _tie_band, check_finite_update, row_norms, scores, vector_norm
+from ._engine import (
+    _BIG,
+    _seq_dot,
+    _tie_band,
+    check_finite_update,
+    class_scores,
+    row_norms,
+    scores,
+    vector_norm,
+)
 
 _EPS = float(np.finfo(np.float64).eps)
 _MIN_WINDOW = 16
@@ -304,8 +313,9 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
     ``W @ x + b``, but each lies within ``(d + 1) eps/2 ||w_k|| ||x|| + eps/2 |b_k|`` of the exact
     score (plus second-order terms), and so does the reference's. Where the true class beats every
     other by more than four such errors (we ask for 16), the reference's argmax is the true class
-    too; every other example is scored again exactly as the reference scores it (``W @ x + b``, then
-    ``argmax``). The window follows the mean gap between mistakes, as in the binary scan.
+    too; every other example is scored again exactly as the reference scores it
+    (:func:`perclib._engine.class_scores`). The window follows the mean gap between mistakes, as in
+    the binary scan.
     """
     n, d = X.shape
     K = n_classes
@@ -351,8 +361,7 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
                 for j in (~(lead > gap)).nonzero()[0].tolist():  # not surely right (or NaN)
                     i = lo + o + j if idx is None else int(idx[o + j])
                     x, t = X[i], int(ts[o + j])
-                    s = W @ x + b  # exactly the reference's scores
-                    p = int(np.argmax(s))
+                    s, p = class_scores(W, b, x, float(norms[o + j]), w_norms)  # the reference's
                     if p != t:
                         found = (j, i, t, p)
                         break
@@ -389,3 +398,39 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
             converged = True
             break
     return W, b, U, beta, len(mistakes) * n + 1, mistakes, converged
+
+
+def pocket(X, y, *, eta, max_iter, order, rule, fit_intercept, rng, reference=False):
+    """PocketPerceptron's loop: (w, b, pocket w, pocket b, pocket mistakes, n_iter, n_updates,
+    converged, mistakes). ``reference=True`` runs the plain per-sample loop of
+    :func:`perclib._engine.train` instead of the scan (the same results)."""
+    from ._engine import predict_sign
+    from ._engine import train as reference_train
+
+    x_norms = row_norms(X)
+
+    def training_mistakes(w, b):
+        return int(np.count_nonzero(predict_sign(scores(X, w, b, x_norms)) != y))
+
+    w = np.zeros(X.shape[1])
+    best = {"w": w.copy(), "b": 0.0, "mistakes": training_mistakes(w, 0.0)}
+
+    def on_update(w, b):
+        m = training_mistakes(w, b)
+        if m < best["mistakes"]:
+            best.update(w=w.copy(), b=float(b), mistakes=m)
+
+    b, n_iter, n_updates, converged, mistakes = (reference_train if reference else train)(
+        X,
+        y,
+        w,
+        0.0,
+        eta=eta,
+        max_iter=max_iter,
+        order=order,
+        rule=rule,
+        fit_intercept=fit_intercept,
+        rng=rng,
+        on_update=on_update,
+    )
+    return (w, b, best["w"], best["b"], best["mistakes"], n_iter, n_updates, converged, mistakes)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from . import _fast, _online
+from . import _accel, _online
 from ._base import BinaryLinearModel, OnlineMixin
 
 
@@ -81,7 +81,7 @@ class AveragedPerceptron(OnlineMixin, BinaryLinearModel):
         if not (
             self._reference or sp.issparse(X)
         ):  # the same mistakes and weights, found block by block
-            w, b, u, beta, c, mistakes = _fast.averaged(
+            w, b, u, beta, c, mistakes = _accel.engine().averaged(
                 X,
                 y,
                 eta=float(self.eta),

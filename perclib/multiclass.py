@@ -8,10 +8,10 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import _fast
+from . import _accel
 from . import _validation as V
 from ._base import BaseModel, OnlineMixin
-from ._engine import epoch_indices
+from ._engine import class_scores, epoch_indices, row_norms
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ class MulticlassPerceptron(OnlineMixin, BaseModel):
         if not (
             self.record or self._reference
         ):  # the same mistakes and weights, found block by block
-            W, b, U, beta, c, mistakes, converged = _fast.multiclass(
+            W, b, U, beta, c, mistakes, converged = _accel.engine().multiclass(
                 X,
                 yi,
                 self.classes_.shape[0],
@@ -161,12 +161,12 @@ class MulticlassPerceptron(OnlineMixin, BaseModel):
         history = self.history_ if self.record else None
         epoch0 = history[-1].epoch if history else 0
         mistakes, converged = [], False
+        x_norms = row_norms(X)
         for epoch in range(epoch0 + 1, epoch0 + max_iter + 1):
             updates = 0
             for i in epoch_indices(X.shape[0], self.order, self._rng):
                 x, t, c = X[i], int(yi[i]), st["c"]
-                s = W @ x + b
-                p = int(np.argmax(s))
+                s, p = class_scores(W, b, x, x_norms[i], row_norms(W))
                 if p != t:
                     W[t] += eta * x
                     W[p] -= eta * x

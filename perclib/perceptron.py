@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import warnings
+from functools import partial
 from typing import ClassVar
 
 import numpy as np
 import scipy.sparse as sp
 
-from . import _fast, _online
+from . import _accel, _online
 from . import _validation as V
 from ._base import ORDER_AND_RULE, BinaryLinearModel, OnlineMixin
 from ._engine import train
@@ -151,7 +152,15 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
         if sp.issparse(X):
             b, n_iter, n_updates, converged, mistakes = self._run_sparse(X, y, w, b, max_iter)
         else:
-            loop = train if (self.record or self._reference) else _fast.train  # the same results
+            # the compiled or numpy loop (_accel), or the reference loop: the same results
+            fast = not (self.record or self._reference)
+            loop = (
+                _accel.engine().train
+                if fast
+                else partial(
+                    train, record=self.history_ if self.record else None, epoch_offset=self.n_iter_
+                )
+            )
             b, n_iter, n_updates, converged, mistakes = loop(
                 X,
                 y,
@@ -163,8 +172,6 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
                 rule=self.rule,
                 fit_intercept=self.fit_intercept,
                 rng=self._rng,
-                record=self.history_ if self.record else None,
-                epoch_offset=self.n_iter_,
             )
         self.coef_ = w
         self.intercept_ = float(b)

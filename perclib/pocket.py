@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import ClassVar
 
-import numpy as np
-
-from . import _fast
+from . import _accel, _fast
 from ._base import ORDER_AND_RULE, BinaryLinearModel
-from ._engine import predict_sign, scores, train
 
 
 class PocketPerceptron(BinaryLinearModel):
@@ -70,34 +68,18 @@ class PocketPerceptron(BinaryLinearModel):
 
     def _fit(self, X, y):
         """Train and keep the best weights seen."""
-        x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
-
-        def training_mistakes(w, b):
-            return int(np.count_nonzero(predict_sign(scores(X, w, b, x_norms)) != y))
-
-        w = np.zeros(X.shape[1])
-        pocket = {"w": w.copy(), "b": 0.0, "mistakes": training_mistakes(w, 0.0)}
-
-        def on_update(w, b):
-            m = training_mistakes(w, b)
-            if m < pocket["mistakes"]:
-                pocket.update(w=w.copy(), b=float(b), mistakes=m)
-
-        b, n_iter, n_updates, converged, mistakes = (train if self._reference else _fast.train)(
+        loop = partial(_fast.pocket, reference=True) if self._reference else _accel.engine().pocket
+        w, b, pw, pb, pm, n_iter, n_updates, converged, mistakes = loop(
             X,
             y,
-            w,
-            0.0,
             eta=float(self.eta),
             max_iter=self.max_iter,
             order=self.order,
             rule=self.rule,
             fit_intercept=self.fit_intercept,
             rng=self._rng,
-            on_update=on_update,
         )
-        self.coef_, self.intercept_ = pocket["w"], pocket["b"]
-        self.pocket_mistakes_ = pocket["mistakes"]
+        self.coef_, self.intercept_, self.pocket_mistakes_ = pw, float(pb), pm
         self.last_coef_, self.last_intercept_ = w, float(b)
         self.n_iter_, self.n_updates_, self.converged_, self.mistakes_ = (
             n_iter,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _fast
+from . import _accel
 from ._base import BinaryLinearModel, OnlineMixin
 from ._engine import activation, epoch_indices, predict_sign
 
@@ -64,7 +64,7 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
     def _fit(self, X, y):
         """Run ``max_iter`` epochs, keeping every iterate and its survival count."""
         if not self._reference:  # the same mistakes, weights and counts, found block by block
-            weights, intercepts, counts, w, b, mistakes = _fast.voted(
+            weights, intercepts, counts, w, b, mistakes = _accel.engine().voted(
                 X,
                 y,
                 eta=float(self.eta),

@@ -1,4 +1,8 @@
-"""The fast paths (perclib._fast) against the reference per-sample loops, and against scikit-learn.
+"""The fast paths against the reference per-sample loops, and against scikit-learn.
+
+There are two fast paths: the compiled loops (perclib._kernel, when numba is installed) and the
+numpy block scan (perclib._fast, without numba). Each test that takes the ``chunk`` fixture runs on
+both, and on the scan with tiny chunks too.
 
 Each model has a private class switch ``_reference``: set on an instance, it runs the plain loop
 that mirrors the pseudocode. The fast path must reproduce it bit for bit (``np.array_equal``, not
@@ -24,6 +28,7 @@ from perclib import (
     Perceptron,
     PocketPerceptron,
     VotedPerceptron,
+    _accel,
     _fast,
 )
 from perclib._engine import _seq_dot
@@ -33,12 +38,28 @@ ORDERS = ["cyclic", "shuffle", "random-mistake"]
 RULES = ["margin", "prediction"]
 
 
-@pytest.fixture(params=["default", "tiny"])
-def chunk(request, monkeypatch):
-    """Run each test with the default chunk (about 2 MiB) and with 256-byte chunks, so that scans
-    cross many chunk boundaries (and the shuffled buffer is refilled often) even on small data."""
-    if request.param == "tiny":
+def _use(path, monkeypatch):
+    """Train with the compiled loops ("compiled") or the numpy scan ("default" chunks of about
+    2 MiB, or "tiny" 256-byte chunks, so that scans cross many chunk boundaries, and the shuffled
+    buffer is refilled often, even on small data)."""
+    if path == "compiled" and not _accel.AVAILABLE:
+        pytest.skip("numba is not installed: no compiled path to test")
+    monkeypatch.setattr(_accel, "_on", path == "compiled")
+    if path == "tiny":
         monkeypatch.setattr(_fast, "_CHUNK_BYTES", 256)
+
+
+@pytest.fixture(params=["compiled", "default", "tiny"])
+def chunk(request, monkeypatch):
+    """Run each test on the compiled path, and on the numpy scan with two chunk sizes (_use)."""
+    _use(request.param, monkeypatch)
+    return request.param
+
+
+@pytest.fixture(params=["default", "tiny"])
+def scan_chunk(request, monkeypatch):
+    """The numpy scan only, with both chunk sizes: for tests of the scan's own machinery."""
+    _use(request.param, monkeypatch)
     return request.param
 
 
@@ -92,10 +113,10 @@ def _random_data(kind, n, d, seed):
     eta=st.sampled_from([1.0, 0.1, 0.37, 3.0]),
     max_iter=st.integers(1, 25),
     fit_intercept=st.booleans(),
-    tiny_chunks=st.booleans(),
+    path=st.sampled_from(["compiled", "numpy", "tiny chunks"]),
 )
 def test_perceptron_fast_equals_reference(
-    kind, n, d, seed, order, rule, eta, max_iter, fit_intercept, tiny_chunks
+    kind, n, d, seed, order, rule, eta, max_iter, fit_intercept, path
 ):
     X, y = _random_data(kind, n, d, seed)
     model = Perceptron(
@@ -106,12 +127,16 @@ def test_perceptron_fast_equals_reference(
         fit_intercept=fit_intercept,
         random_state=seed,
     )
-    old = _fast._CHUNK_BYTES
-    _fast._CHUNK_BYTES = 8 * d * 16 if tiny_chunks else old  # hypothesis and fixtures do not mix
+    if path == "compiled" and not _accel.AVAILABLE:
+        return  # numba is not installed: the numpy draws still run
+    old, on = _fast._CHUNK_BYTES, _accel._on
+    # hypothesis and fixtures do not mix: set and restore by hand
+    _fast._CHUNK_BYTES = 8 * d * 16 if path == "tiny chunks" else old
+    _accel._on = path == "compiled"
     try:
         fast, ref = _pair(model, X, y)
     finally:
-        _fast._CHUNK_BYTES = old
+        _fast._CHUNK_BYTES, _accel._on = old, on
     _assert_same(fast, ref, PERCEPTRON_ATTRS)
 
 
@@ -204,7 +229,7 @@ def test_a_near_tie_is_judged_with_its_own_rows_band(chunk):
     assert decided_differently > 25  # the tie logic was needed, not just run
 
 
-def test_near_ties_in_a_chunk_streamed_by_einsum(chunk, monkeypatch):
+def test_near_ties_in_a_chunk_streamed_by_einsum(scan_chunk, monkeypatch):
     """The same exact ties, met in a chunk whose first product is einsum's (``_Scan.epoch``'s fresh
     chunk) rather than BLAS's: einsum sums in its own order, and its sign must not decide a tie
     either.
@@ -259,7 +284,7 @@ def test_fast_path_is_bit_identical_to_sklearn(chunk):
                 assert np.array_equal(np.array([ours.intercept_]), sk.intercept_)
 
 
-def test_fast_path_to_convergence_matches_sklearn_on_a_larger_problem():
+def test_fast_path_to_convergence_matches_sklearn_on_a_larger_problem(chunk):
     X, y = make_separable(3000, 30, margin=0.1, random_state=1)
     ours = Perceptron(max_iter=1000).fit(X, y)
     assert ours.converged_ and ours.n_iter_ > 3
@@ -418,7 +443,7 @@ def test_multiclass_near_ties_between_classes(chunk):
     assert blocked_differs > 20  # the gap test was needed, not just run
 
 
-def test_record_uses_the_reference_and_agrees_with_the_fast_path():
+def test_record_uses_the_reference_and_agrees_with_the_fast_path(chunk):
     X, y = make_noisy(200, 3, 0.1, random_state=2)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -474,23 +499,43 @@ def test_nothing_passed_in_is_modified(make, chunk):
     assert np.array_equal(X, X_before) and np.array_equal(y, y_before)
 
 
-def test_the_fast_path_is_the_default_and_the_reference_stays_reachable(monkeypatch):
-    calls = []
-    real = _fast.train
+@pytest.mark.parametrize("accelerated", [True, False])
+def test_the_fast_path_is_the_default_and_the_reference_stays_reachable(accelerated, monkeypatch):
+    """The models run the loops of ``_accel.engine()``: the compiled ones when numba is on, else
+    the numpy scan; ``_reference`` and ``record=True`` run the plain loop instead."""
+    if accelerated and not _accel.AVAILABLE:
+        pytest.skip("numba is not installed")
+    monkeypatch.setattr(_accel, "_on", accelerated)
+    from perclib import _kernel
 
-    def spy(*args, **kwargs):
-        calls.append(1)
-        return real(*args, **kwargs)
+    calls, depth = [], [0]
+    module = _kernel if accelerated else _fast
+    for name in ("train", "averaged", "voted", "pocket", "multiclass"):
+        real = getattr(module, name)
 
-    monkeypatch.setattr(_fast, "train", spy)
+        def spy(*args, _real=real, _name=name, **kwargs):
+            if not depth[0]:  # the models' calls, not the loops' calls to each other
+                calls.append(_name)
+            depth[0] += 1
+            try:
+                return _real(*args, **kwargs)
+            finally:
+                depth[0] -= 1
+
+        monkeypatch.setattr(module, name, spy)
     X, y = make_separable(50, 2, random_state=0)
-    Perceptron().fit(X, y)
-    assert calls == [1]
-    ref = Perceptron()
-    ref._reference = True
-    ref.fit(X, y)
+    for model in (Perceptron, AveragedPerceptron, VotedPerceptron, PocketPerceptron):
+        model().fit(X, y)
+    MulticlassPerceptron().fit(*make_blobs3(10, random_state=0))
+    assert calls == ["train", "averaged", "voted", "pocket", "multiclass"]
+    for model in (Perceptron, AveragedPerceptron, VotedPerceptron, PocketPerceptron):
+        ref = model()
+        ref._reference = True
+        ref.fit(X, y)
     Perceptron(record=True).fit(X, y)
-    assert calls == [1]
+    MulticlassPerceptron(record=True).fit(*make_blobs3(10, random_state=0))
+    # the reference pocket is _fast.pocket(reference=True), which runs _engine's plain loop
+    assert calls[5:] == ([] if accelerated else ["pocket"])
     assert "_reference" not in Perceptron().get_params()
 
 

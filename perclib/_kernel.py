@@ -1,0 +1,580 @@
+"""The perceptron family's training loops, written once as the notes' pseudocode, compiled by numba.
+
+:func:`binary_epochs` is CIML's PerceptronTrain and AveragedPerceptronTrain (Daume III, ch. 4) line
+for line, with two additions a model may ask for: a log of the updates (the voted perceptron keeps
+every iterate, rebuilt from it) and the pocket (the weights with the fewest training mistakes so
+far). :func:`multiclass_epochs` is the multi-class perceptron (Collins 2002; CIML ch. 6), with the
+same averaging. Every model of the family trains through one of the two.
+
+When numba is installed they are compiled (:mod:`perclib._accel`); the plain Python function stays
+available as ``.py_func`` and gives the same results, bit for bit. The loops keep their state in
+the arrays passed in (updated in place) and return the few numbers that change.
+
+The activation and the tie band
+-------------------------------
+A mistake is decided by the sign of ``a = w.x + b``. scikit-learn sums ``w.x`` from left to right.
+:func:`binary_epochs` sums it with four running sums (:func:`fast_dot`: another order, several
+times faster on a modern CPU) and falls back to the left-to-right sum only when ``|a|`` lies
+within the rounding band ``4 d eps ||w|| ||x||`` of zero, where two orders might disagree on the
+sign (:mod:`perclib._engine` defines the band and shows why outside it every order has the exact
+sign).
+So the decisions, and with them the weights, are scikit-learn's bit for bit.
+
+The multi-class loop predicts the first class with the highest score ``w_k.x + b_k``. Each score,
+in any order of summation, lies within ``gamma_(d+1) (||w_k|| ||x|| + |b_k|)`` of the exact one
+(``gamma_(d+1) ~ (d + 1) eps / 2``). So when the best score beats every other by more than four
+times the two errors (:func:`class_band`), every order of summation picks the same class; else the
+scores are summed again from left to right and the first of the highest wins. The reference loop
+(:mod:`perclib.multiclass`) and the numpy path (:mod:`perclib._fast`) apply the same rule.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import _fast
+from ._accel import jit
+from ._engine import check_finite_update
+
+EPS = 2.0**-52  # np.finfo(np.float64).eps
+TINY = 2.0**-450  # a plain norm below this may have lost digits to underflowing squares
+BIG = 2.0**1000  # ||w|| ||x|| above this: some order of summation may overflow
+
+# What the loops return in ``status``: all went well, or an update made w or b overflow.
+OK, OVERFLOW = 0, 1
+
+
+@jit
+def seq_dot(W, k, X, i):
+    """w_k.x_i (rows of W and X) summed from left to right, as scikit-learn's WeightVector.dot."""
+    s = 0.0
+    for j in range(W.shape[1]):
+        s += W[k, j] * X[i, j]
+    return s
+
+
+@jit
+def fast_dot(W, k, X, i):
+    """w_k.x_i with four running sums: the exact value to within the tie band, faster."""
+    d = W.shape[1]
+    s0 = s1 = s2 = s3 = 0.0
+    j = 0
+    while j + 4 <= d:
+        s0 += W[k, j] * X[i, j]
+        s1 += W[k, j + 1] * X[i, j + 1]
+        s2 += W[k, j + 2] * X[i, j + 2]
+        s3 += W[k, j + 3] * X[i, j + 3]
+        j += 4
+    s = (s0 + s1) + (s2 + s3)
+    while j < d:
+        s += W[k, j] * X[i, j]
+        j += 1
+    return s
+
+
+@jit
+def tie_band(w_norm, x_norm, d):
+    """The band around 0 outside which every order of summation gives the exact sign (_engine)."""
+    p = w_norm * x_norm
+    if p <= BIG:
+        return 4.0 * d * EPS * p + 1e-300
+    return math.inf  # also when p is NaN
+
+
+@jit
+def class_band(w_norm, x_norm, b, d):
+    """Four times the most a score w.x + b can be off in any order of summation (see above)."""
+    p = w_norm * x_norm
+    if p <= BIG and abs(b) <= BIG:
+        return 2.0 * (d + 1) * EPS * (p + abs(b)) + 1e-300
+    return math.inf  # also when p or b is NaN
+
+
+@jit(inline=True)
+def norm(X, i):
+    """||x_i||, free of overflow and underflow (rescaled by max |x_ij| when out of range)."""
+    d = X.shape[1]
+    s0 = s1 = s2 = s3 = 0.0  # four running sums, as in fast_dot
+    j = 0
+    while j + 4 <= d:
+        s0 += X[i, j] * X[i, j]
+        s1 += X[i, j + 1] * X[i, j + 1]
+        s2 += X[i, j + 2] * X[i, j + 2]
+        s3 += X[i, j + 3] * X[i, j + 3]
+        j += 4
+    s = (s0 + s1) + (s2 + s3)
+    while j < d:
+        s += X[i, j] * X[i, j]
+        j += 1
+    r = math.sqrt(s)
+    if TINY <= r <= BIG or math.isnan(r):
+        return r
+    m = 0.0
+    for j in range(d):
+        m = max(m, abs(X[i, j]))
+    if not m > 0.0 or math.isinf(m):  # zero, or an inf entry (the update check then raises)
+        return m if m > 0.0 else 0.0
+    s = 0.0
+    for j in range(d):
+        s += (X[i, j] / m) * (X[i, j] / m)
+    return m * math.sqrt(s)
+
+
+@jit
+def all_finite(w, b):
+    """Whether b and every w_j are finite (checked only when ||w|| or b is not)."""
+    if not math.isfinite(b):
+        return False
+    for j in range(w.shape[0]):
+        if not math.isfinite(w[j]):
+            return False
+    return True
+
+
+@jit
+def training_mistakes(X, y, w, b, x_norms, w_norm, stop_at):
+    """The training mistakes of (w, b) (sign(0) = +1), counted up to ``stop_at``.
+
+    One product ``X @ w`` (BLAS) scores every row; a score within the tie band is summed again
+    from left to right, as :func:`activation` does.
+    """
+    scores = X @ w
+    m = 0
+    for i in range(X.shape[0]):
+        if x_norms[i] < 0:
+            x_norms[i] = norm(X, i)
+        a = scores[i] + b
+        if not abs(a) > tie_band(w_norm, x_norms[i], w.shape[0]):
+            a = seq_dot(w.reshape(1, w.shape[0]), 0, X, i) + b
+        if (1.0 if a >= 0 else -1.0) != y[i]:
+            m += 1
+            if m >= stop_at:
+                break
+    return m
+
+
+@jit
+def binary_epochs(
+    X,
+    y,
+    x_norms,
+    visit,
+    n_epochs,
+    w,
+    b,
+    eta,
+    margin_rule,
+    fit_intercept,
+    stop_when_clean,
+    mistakes,
+    c,
+    u,
+    beta,
+    log,
+    pocket_w,
+    pocket,
+):
+    """Run up to ``n_epochs`` epochs of the perceptron over the rows ``visit`` (in that order).
+
+    ``w`` (and ``u``, ``pocket_w``, ``log``) are updated in place; ``mistakes[e]`` gets the updates
+    of epoch e. ``c`` is CIML's counter (visits so far + 1). Averaging is on when ``u`` has d
+    entries (empty: off); the pocket is on when ``pocket_w`` has d entries, with ``pocket`` =
+    [its b, its training mistakes]. ``log`` receives, for each update, the counter c at which it
+    happened and the example's index, one row per update: it must have a row for every visit, or
+    none (nothing is logged).
+
+    Returns (b, c, beta, epochs run, updates logged, status).
+    """
+    d = w.shape[0]
+    average, keep_pocket = u.shape[0] == d, pocket_w.shape[0] == d
+    w_row = w.reshape(1, d)  # w as a one-row matrix (a view), for norm
+    w_norm = norm(w_row, 0)
+    n_log = 0
+    for epoch in range(n_epochs):
+        updates = 0
+        for k in range(visit.shape[0]):  # for each (x, y) in the data
+            i = visit[k]
+            a = fast_dot(w_row, 0, X, i) + b  # a = w.x + b
+            if x_norms[i] < 0:  # first visit: ||x|| for the tie band, while x is in the cache
+                x_norms[i] = norm(X, i)
+            if not abs(a) > tie_band(
+                w_norm, x_norms[i], d
+            ):  # near a tie, or NaN: scikit-learn's sum decides
+                a = seq_dot(w_row, 0, X, i) + b
+            y_hat = 1.0 if a >= 0 else -1.0
+            if (y[i] * a <= 0) if margin_rule else (y_hat != y[i]):  # a mistake
+                step = eta * y[i] if margin_rule else eta * (y[i] - y_hat)
+                for j in range(d):  # w = w + eta y x
+                    w[j] += step * X[i, j]
+                if fit_intercept:  # b = b + eta y
+                    b += step
+                w_norm = norm(w_row, 0)
+                if not (math.isfinite(w_norm) and math.isfinite(b)) and not all_finite(w, b):
+                    return b, c, beta, epoch + 1, n_log, OVERFLOW
+                if average:  # u = u + eta y c x, beta = beta + eta y c
+                    for j in range(d):
+                        u[j] += (step * c) * X[i, j]
+                    if fit_intercept:
+                        beta += step * c
+                if log.shape[0] > 0:
+                    log[n_log, 0], log[n_log, 1] = c, i
+                    n_log += 1
+                if keep_pocket:  # the new weights go in the pocket if they make fewer mistakes
+                    m = training_mistakes(X, y, w, b, x_norms, w_norm, pocket[1])
+                    if m < pocket[1]:
+                        pocket_w[:] = w
+                        pocket[0], pocket[1] = b, m
+                updates += 1
+            c += 1  # c = c + 1
+        mistakes[epoch] = updates
+        if updates == 0 and stop_when_clean:
+            return b, c, beta, epoch + 1, n_log, OK
+    return b, c, beta, n_epochs, n_log, OK
+
+
+@jit
+def multiclass_epochs(
+    X,
+    t,
+    x_norms,
+    visit,
+    n_epochs,
+    W,
+    b,
+    eta,
+    fit_intercept,
+    stop_when_clean,
+    mistakes,
+    c,
+    U,
+    beta,
+):
+    """Up to ``n_epochs`` epochs of the multi-class perceptron over the rows ``visit``.
+
+    ``t`` holds each example's class (an index into the rows of W). ``W`` and ``b`` (and ``U``,
+    ``beta`` when averaging, which is on when U has W's rows) are updated in place; ``mistakes[e]``
+    gets the updates of epoch e; ``c`` is CIML's counter. Returns (c, epochs run, status).
+    """
+    K, d = W.shape
+    average = U.shape[0] == K
+    w_norms = np.empty(K)
+    for k in range(K):
+        w_norms[k] = norm(W, k)
+    s = np.empty(K)
+    for epoch in range(n_epochs):
+        updates = 0
+        for v in range(visit.shape[0]):  # for each (x, y) in the data
+            i = visit[v]
+            if x_norms[i] < 0:  # first visit: ||x|| for the tie band
+                x_norms[i] = norm(X, i)
+            p = 0  # y_hat = argmax_k w_k.x + b_k, the first of the highest
+            for k in range(K):
+                s[k] = fast_dot(W, k, X, i) + b[k]
+                if s[k] > s[p]:
+                    p = k
+            band_p = class_band(w_norms[p], x_norms[i], b[p], d)
+            for k in range(K):  # a runner-up within the band, or NaN: sum from left to right
+                if k != p and not s[p] - s[k] > band_p + class_band(
+                    w_norms[k], x_norms[i], b[k], d
+                ):
+                    p = 0
+                    for q in range(K):
+                        s[q] = seq_dot(W, q, X, i) + b[q]
+                        if s[q] > s[p]:
+                            p = q
+                    break
+            y = t[i]
+            if p != y:  # a mistake: w_y = w_y + eta x, w_(y_hat) = w_(y_hat) - eta x
+                for j in range(d):
+                    W[y, j] += eta * X[i, j]
+                    W[p, j] -= eta * X[i, j]
+                if fit_intercept:
+                    b[y] += eta
+                    b[p] -= eta
+                if average:
+                    for j in range(d):
+                        U[y, j] += (eta * c) * X[i, j]
+                        U[p, j] -= (eta * c) * X[i, j]
+                    if fit_intercept:
+                        beta[y] += eta * c
+                        beta[p] -= eta * c
+                w_norms[y], w_norms[p] = norm(W, y), norm(W, p)
+                for k in (y, p):
+                    if not math.isfinite(w_norms[k]) and not all_finite(W[k], b[k]):
+                        return c, epoch + 1, OVERFLOW
+                    if not math.isfinite(b[k]):
+                        return c, epoch + 1, OVERFLOW
+                updates += 1
+            c += 1
+        mistakes[epoch] = updates
+        if updates == 0 and stop_when_clean:
+            return c, epoch + 1, OK
+    return c, n_epochs, OK
+
+
+# ---- The models' entry points: the same signatures and results as perclib._fast's --------------
+
+_NONE = np.zeros(0)  # an empty array: the option is off
+_NONE2 = np.zeros((0, 0))
+_NO_LOG = np.zeros((0, 2), dtype=np.int64)
+
+
+def _raise_overflow(status):
+    if status == OVERFLOW:
+        check_finite_update(np.array([math.inf]), 0.0)  # the one message, raised from _engine
+
+
+def _epochs(
+    X,
+    y,
+    w,
+    b,
+    *,
+    eta,
+    max_iter,
+    order,
+    rng,
+    margin_rule,
+    fit_intercept,
+    stop_when_clean,
+    u=_NONE,
+    log=_NO_LOG,
+    pocket_w=_NONE,
+    pocket=_NONE,
+):
+    """Run the epochs: all in one compiled call (cyclic), or one call per shuffled epoch.
+
+    Returns (b, beta, c, mistakes, log of the updates' counters).
+    """
+    n = X.shape[0]
+    x_norms = np.full(n, -1.0)  # ||x_i||, computed by the loop on the first visit
+    mistakes = np.zeros(max_iter, dtype=np.int64)
+    c, beta, run, logged = 1, 0.0, 0, []
+    cyclic = np.arange(n)
+    while run < max_iter:  # all the cyclic epochs at once, unless logging (a log row per visit)
+        if order == "cyclic":
+            visit, epochs = cyclic, (1 if log.shape[0] else max_iter - run)
+        else:
+            visit, epochs = rng.permutation(n), 1
+        b, c, beta, done, n_log, status = binary_epochs(
+            X,
+            y,
+            x_norms,
+            visit,
+            epochs,
+            w,
+            b,
+            eta,
+            margin_rule,
+            fit_intercept,
+            stop_when_clean,
+            mistakes[run:],
+            c,
+            u,
+            beta,
+            log,
+            pocket_w,
+            pocket,
+        )
+        _raise_overflow(status)
+        logged.append(log[:n_log].copy())
+        run += done
+        if stop_when_clean and mistakes[run - 1] == 0:
+            break
+    return b, beta, c, mistakes[:run], np.concatenate(logged)
+
+
+def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng):
+    """Perceptron's loop from (w, b), w in place: (b, n_iter, n_updates, converged, mistakes)."""
+    if order == "random-mistake":  # one vectorised scan of all the data per update
+        return _fast.train(
+            X,
+            y,
+            w,
+            b,
+            eta=eta,
+            max_iter=max_iter,
+            order=order,
+            rule=rule,
+            fit_intercept=fit_intercept,
+            rng=rng,
+        )
+    b, _, _, mistakes, _ = _epochs(
+        X,
+        y,
+        w,
+        b,
+        eta=eta,
+        max_iter=max_iter,
+        order=order,
+        rng=rng,
+        margin_rule=rule == "margin",
+        fit_intercept=fit_intercept,
+        stop_when_clean=True,
+    )
+    return b, mistakes.shape[0], int(mistakes.sum()), bool(mistakes[-1] == 0), mistakes
+
+
+def averaged(X, y, *, eta, max_iter, order, fit_intercept, rng):
+    """AveragedPerceptron's loop: (w, b, u, beta, c, mistakes), as in :mod:`perclib._fast`."""
+    w, u = np.zeros(X.shape[1]), np.zeros(X.shape[1])
+    b, beta, c, mistakes, _ = _epochs(
+        X,
+        y,
+        w,
+        0.0,
+        eta=eta,
+        max_iter=max_iter,
+        order=order,
+        rng=rng,
+        margin_rule=True,
+        fit_intercept=fit_intercept,
+        stop_when_clean=False,
+        u=u,
+    )
+    return w, b, u, beta, c, list(mistakes)
+
+
+def voted(X, y, *, eta, max_iter, order, fit_intercept, rng):
+    """VotedPerceptron's loop: (weights, intercepts, counts, w, b, mistakes), as in _fast.
+
+    The kernel logs the counter c of each update; the iterates are rebuilt from the log by the same
+    additions, in the same order (a running sum), and the survival counts are the gaps between
+    successive updates' counters.
+    """
+    n, d = X.shape
+    w = np.zeros(d)
+    b, _, c, mistakes, log = _epochs(
+        X,
+        y,
+        w,
+        0.0,
+        eta=eta,
+        max_iter=max_iter,
+        order=order,
+        rng=rng,
+        margin_rule=True,
+        fit_intercept=fit_intercept,
+        stop_when_clean=False,
+        log=np.zeros((n, 2), dtype=np.int64),
+    )
+    t, i = log[:, 0] - 1, log[:, 1]  # the visits (from 0) and the examples of the updates
+    steps = np.zeros((t.shape[0] + 1, d))
+    np.multiply((eta * y[i])[:, None], X[i], out=steps[1:])  # eta y x, as the loop adds it
+    weights = np.cumsum(steps, axis=0)  # w_0 = 0, then w_k = w_(k-1) + eta y x: the same sums
+    intercepts = (
+        np.cumsum(np.concatenate([[0.0], eta * y[i]]))
+        if fit_intercept
+        else np.zeros(t.shape[0] + 1)
+    )
+    counts = np.diff(np.concatenate([[0], t, [max_iter * n]]))
+    return list(weights), list(intercepts), list(counts), w, b, list(mistakes)
+
+
+def pocket(X, y, *, eta, max_iter, order, rule, fit_intercept, rng):
+    """PocketPerceptron's loop: (w, b, pocket w, pocket b, pocket mistakes, n_iter, n_updates,
+    converged, mistakes), as :func:`perclib._fast.pocket`.
+
+    Each update costs one count of the training mistakes (one pass over X, stopped as soon as the
+    count reaches the pocket's), inside the compiled loop: no Python-level work per example.
+    """
+    if order == "random-mistake":
+        return _fast.pocket(
+            X,
+            y,
+            eta=eta,
+            max_iter=max_iter,
+            order=order,
+            rule=rule,
+            fit_intercept=fit_intercept,
+            rng=rng,
+        )
+    n, d = X.shape
+    w, pocket_w = np.zeros(d), np.zeros(d)
+    start = training_mistakes(X, y, w, 0.0, np.full(n, -1.0), 0.0, n + 1)
+    state = np.array([0.0, float(start)])
+    b, _, _, mistakes, _ = _epochs(
+        X,
+        y,
+        w,
+        0.0,
+        eta=eta,
+        max_iter=max_iter,
+        order=order,
+        rng=rng,
+        margin_rule=rule == "margin",
+        fit_intercept=fit_intercept,
+        stop_when_clean=True,
+        pocket_w=pocket_w,
+        pocket=state,
+    )
+    return (
+        w,
+        b,
+        pocket_w,
+        float(state[0]),
+        int(state[1]),
+        mistakes.shape[0],
+        int(mistakes.sum()),
+        bool(mistakes[-1] == 0),
+        mistakes,
+    )
+
+
+def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, average):
+    """MulticlassPerceptron's loop: (W, b, U, beta, c, mistakes, converged), as in _fast."""
+    n, d = X.shape
+    W, b = np.zeros((n_classes, d)), np.zeros(n_classes)
+    U, beta = (np.zeros((n_classes, d)), np.zeros(n_classes)) if average else (_NONE2, _NONE)
+    x_norms = np.full(n, -1.0)  # ||x_i||, computed by the loop on the first visit
+    mistakes = np.zeros(max_iter, dtype=np.int64)
+    c, run, cyclic = 1, 0, np.arange(n)
+    t = np.asarray(yi, dtype=np.int64)
+    while run < max_iter:
+        visit, epochs = (cyclic, max_iter - run) if order == "cyclic" else (rng.permutation(n), 1)
+        c, done, status = multiclass_epochs(
+            X, t, x_norms, visit, epochs, W, b, eta, fit_intercept, not average,
+            mistakes[run:], c, U, beta,
+        )  # fmt: skip
+        _raise_overflow(status)
+        run += done
+        if not average and mistakes[run - 1] == 0:
+            break
+    if not average:
+        U, beta = np.zeros((n_classes, d)), np.zeros(n_classes)
+    return W, b, U, beta, c, list(mistakes[:run]), not average and bool(mistakes[run - 1] == 0)
+
+
+def warm():
+    """Compile the loops for the types the models pass (or load them from numba's cache).
+
+    ``python -m perclib._kernel`` runs it; ``make test`` and ``make bench`` do so once after
+    installing numba, so no fit, widget or notebook waits for the compiler. Returns the seconds
+    taken.
+    """
+    import time
+    import warnings
+
+    from . import (
+        AveragedPerceptron,
+        MulticlassPerceptron,
+        Perceptron,
+        PocketPerceptron,
+        VotedPerceptron,
+    )
+
+    start = time.perf_counter()
+    X = np.array([[1.0, 2.0], [-1.0, -1.5], [0.5, -2.0], [-0.5, 1.0]])
+    y = np.array([1, -1, 1, -1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for model in (Perceptron, AveragedPerceptron, VotedPerceptron, PocketPerceptron):
+            model(max_iter=2).fit(X, y)
+        MulticlassPerceptron(max_iter=2).fit(X, [0, 1, 2, 1])
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":  # pragma: no cover (run by the Makefile)
+    print(f"perclib's compiled loops: ready in {warm():.1f} s")

@@ -1,0 +1,216 @@
+"""The compiled training loops (perclib._kernel) against the plain reference loops, the numpy scan
+and scikit-learn, on random shapes and mistake rates (property-based), and the switch between them.
+
+The compiled path needs numba (``perclib[fast]``, installed by ``make test``); without it these
+tests skip and the numpy scan is what the rest of the suite runs.
+"""
+
+import os
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from sklearn.linear_model import Perceptron as SkPerceptron
+
+from perclib import (
+    AveragedPerceptron,
+    MulticlassPerceptron,
+    Perceptron,
+    PocketPerceptron,
+    VotedPerceptron,
+    _accel,
+)
+
+needs_numba = pytest.mark.skipif(not _accel.AVAILABLE, reason="numba is not installed")
+
+BINARY = {
+    Perceptron: ("coef_", "intercept_", "n_iter_", "n_updates_", "converged_", "mistakes_"),
+    AveragedPerceptron: ("coef_", "intercept_", "last_coef_", "last_intercept_", "c_", "mistakes_"),
+    VotedPerceptron: ("weights_", "intercepts_", "counts_", "last_coef_", "mistakes_"),
+    PocketPerceptron: (
+        "coef_",
+        "intercept_",
+        "pocket_mistakes_",
+        "last_coef_",
+        "last_intercept_",
+        "mistakes_",
+        "converged_",
+    ),
+}
+MULTI = ("coef_", "intercept_", "last_coef_", "mistakes_", "converged_")
+
+
+def _data(n, d, flip, margin, seed, classes=2):
+    """Gaussian points labelled by random hyperplanes, ``flip`` of the labels then changed."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)) * rng.choice([0.01, 1.0, 300.0])
+    if classes == 2:
+        w = rng.normal(size=d)
+        a = X @ w
+        keep = np.abs(a) >= margin * np.abs(a).max() if margin else np.ones(n, dtype=bool)
+        X, y = X[keep], np.where(a[keep] >= 0, 1, -1)
+    else:
+        y = np.argmax(X @ rng.normal(size=(d, classes)), axis=1)
+    flips = rng.random(y.shape[0]) < flip
+    if classes == 2:
+        y[flips] = -y[flips]
+    else:
+        y[flips] = rng.integers(0, classes, flips.sum())
+    return X, y
+
+
+def _fit(model, X, y, path):
+    """Fit a copy of ``model`` on the compiled loops, the numpy scan or the reference loop."""
+    m = model.__class__(**model.get_params())
+    if path == "reference":
+        m._reference = True
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ConvergenceWarning on data that is not separable
+        if path == "numpy":
+            with _accel.disabled():
+                m.fit(X, y)
+        else:
+            m.fit(X, y)
+    return m
+
+
+def _assert_same(a, b, names):
+    for name in names:
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+shapes = {
+    "n": st.integers(2, 80),
+    "d": st.integers(1, 12),
+    "flip": st.sampled_from([0.0, 0.02, 0.2, 0.45]),
+    "margin": st.sampled_from([0.0, 0.05]),
+    "seed": st.integers(0, 2**31 - 1),
+    "order": st.sampled_from(["cyclic", "shuffle"]),
+    "eta": st.sampled_from([1.0, 0.1, 3.0]),
+    "max_iter": st.integers(1, 15),
+    "fit_intercept": st.booleans(),
+}
+
+
+@needs_numba
+@settings(max_examples=120, deadline=None)
+@given(
+    model=st.sampled_from(list(BINARY)), rule=st.sampled_from(["margin", "prediction"]), **shapes
+)
+def test_binary_models_compiled_equal_numpy_and_reference(
+    model, rule, n, d, flip, margin, seed, order, eta, max_iter, fit_intercept
+):
+    X, y = _data(n, d, flip, margin, seed)
+    assume(y.shape[0] >= 2)  # the margin may leave a single point
+    if np.unique(y).shape[0] < 2:
+        y[0] = -y[0]
+    kw = {"eta": eta, "max_iter": max_iter, "order": order, "fit_intercept": fit_intercept}
+    if model in (Perceptron, PocketPerceptron):
+        kw["rule"] = rule
+    est = model(random_state=seed, **kw)
+    compiled = _fit(est, X, y, "compiled")
+    _assert_same(compiled, _fit(est, X, y, "numpy"), BINARY[model])
+    _assert_same(compiled, _fit(est, X, y, "reference"), BINARY[model])
+
+
+@needs_numba
+@settings(max_examples=60, deadline=None)
+@given(classes=st.integers(3, 6), average=st.booleans(), **shapes)
+def test_multiclass_compiled_equals_numpy_and_reference(
+    classes, average, n, d, flip, margin, seed, order, eta, max_iter, fit_intercept
+):
+    X, y = _data(n, d, flip, margin, seed, classes=classes)
+    if np.unique(y).shape[0] < 2:
+        y[0] = (y[0] + 1) % classes
+    est = MulticlassPerceptron(
+        eta=eta,
+        max_iter=max_iter,
+        order=order,
+        fit_intercept=fit_intercept,
+        random_state=seed,
+        average=average,
+    )
+    compiled = _fit(est, X, y, "compiled")
+    _assert_same(compiled, _fit(est, X, y, "numpy"), MULTI)
+    _assert_same(compiled, _fit(est, X, y, "reference"), MULTI)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    n=st.integers(2, 400),
+    d=st.integers(1, 40),
+    flip=st.sampled_from([0.0, 0.02, 0.2]),
+    margin=st.sampled_from([0.0, 0.001, 0.1]),
+    seed=st.integers(0, 2**31 - 1),
+    max_iter=st.integers(1, 20),
+    eta=st.sampled_from([1.0, 0.37]),
+    compiled=st.booleans(),
+)
+def test_perceptron_is_bit_identical_to_sklearn(n, d, flip, margin, seed, max_iter, eta, compiled):
+    """Both paths, cyclic order: the weights of scikit-learn's Perceptron after the same epochs."""
+    if compiled and not _accel.AVAILABLE:
+        return
+    X, y = _data(n, d, flip, margin, seed)
+    assume(y.shape[0] >= 2)  # the margin may leave a single point
+    if np.unique(y).shape[0] < 2:
+        y[0] = -y[0]
+    on = _accel._on
+    _accel._on = compiled
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ours = Perceptron(eta=eta, max_iter=max_iter).fit(X, y)
+            sk = SkPerceptron(shuffle=False, tol=None, eta0=eta, max_iter=ours.n_iter_).fit(X, y)
+    finally:
+        _accel._on = on
+    assert np.array_equal(ours.coef_, sk.coef_[0])
+    assert ours.intercept_ == sk.intercept_[0]
+
+
+@needs_numba
+def test_the_plain_python_kernel_is_the_compiled_one():
+    """The loop's own source, run by Python (``py_func``), gives the compiled loop's results: the
+    pseudocode the notes print is the code that runs."""
+    from perclib import _kernel
+
+    X, y = _data(60, 4, 0.1, 0.0, seed=3)
+    y = y.astype(np.float64)
+    out = []
+    for fn in (_kernel.binary_epochs, _kernel.binary_epochs.py_func):
+        w, u, mistakes = np.zeros(4), np.zeros(4), np.zeros(5, dtype=np.int64)
+        b, c, beta, run, n_log, status = fn(
+            X, y, np.full(60, -1.0), np.arange(60), 5, w, 0.0, 1.0, True, True, False,
+            mistakes, 1, u, 0.0, _kernel._NO_LOG, _kernel._NONE, _kernel._NONE,
+        )  # fmt: skip
+        out.append((w, u, mistakes, (b, c, beta, run, n_log, status)))
+    assert out[0][3] == out[1][3]
+    for a, b in zip(out[0][:3], out[1][:3]):
+        assert np.array_equal(a, b)
+    assert out[0][2].sum() > 0  # the data made mistakes: the loops did something to compare
+
+
+def _python(code, **env):
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+
+def test_importing_perclib_does_not_import_numba():
+    """numba (and its compiler) load only at the first fit, never with ``import perclib``."""
+    code = "import sys, perclib; print('numba' in sys.modules)"
+    assert _python(code) == "False"
+
+
+@needs_numba
+def test_the_environment_variable_turns_the_compiled_loops_off():
+    code = "from perclib import _accel; print(_accel.enabled(), _accel.engine().__name__)"
+    assert _python(code, PERCLIB_ACCEL="0") == "False perclib._fast"
+    assert _python(code, PERCLIB_ACCEL="1") == "True perclib._kernel"
