@@ -45,7 +45,9 @@ import functools
 import math
 
 import numpy as np
+import scipy.sparse as sp
 
+from . import _online
 from ._engine import (
     _BIG,
     _seq_dot,
@@ -213,7 +215,16 @@ def train(
     on_update=None,
     epoch_offset=0,
 ):
-    """:func:`perclib._engine.train` without ``record``: the same results, scored block by block."""
+    """:func:`perclib._engine.train` without ``record``: the same results, scored block by block.
+
+    A sparse X (CSR) runs :func:`perclib._online.epochs`, which touches only each row's nonzeros.
+    """
+    if sp.issparse(X):
+        b, mistakes, converged = _online.epochs(
+            X, y, w, b, eta=eta, max_iter=max_iter, order=order, rule=rule,
+            fit_intercept=fit_intercept, rng=rng,
+        )  # fmt: skip
+        return b, mistakes.shape[0], int(mistakes.sum()), converged, mistakes
     if record is not None:
         raise ValueError("the fast path keeps no history; record=True uses the reference loop")
     n = X.shape[0]
@@ -261,6 +272,13 @@ def averaged(X, y, *, eta, max_iter, order, fit_intercept, rng):
     the counter is c = t + 1, so ``u`` and ``beta`` get the reference's very increments.
     """
     n, d = X.shape
+    if sp.issparse(X):  # touching only each row's nonzeros
+        w, state = np.zeros(d), {"u": np.zeros(d), "beta": 0.0, "c": 1}
+        b, mistakes, _ = _online.epochs(
+            X, y, w, 0.0, eta=eta, max_iter=max_iter, order=order,
+            fit_intercept=fit_intercept, rng=rng, average=state, stop_when_clean=False,
+        )  # fmt: skip
+        return w, b, state["u"], state["beta"], state["c"], list(mistakes)
     scan = _Scan(X, y, np.zeros(d), 0.0, eta=eta, rule="margin", fit_intercept=fit_intercept)
     u, beta = np.zeros(d), 0.0
     mistakes = []

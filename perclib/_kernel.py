@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import scipy.sparse as sp
 
 from . import _fast
 from ._accel import jit
@@ -48,16 +49,45 @@ OK, OVERFLOW = 0, 1
 
 @jit
 def seq_dot(W, k, X, i):
-    """w_k.x_i (rows of W and X) summed from left to right, as scikit-learn's WeightVector.dot."""
+    """w_k.x_i (rows of W and X) summed from left to right, as scikit-learn's WeightVector.dot.
+
+    X is a dense matrix or a CSR matrix given as (indptr, indices, data); a sparse row is summed
+    over its nonzeros (the zeros would add exact zeros).
+    """
     s = 0.0
+    if isinstance(X, tuple):
+        ptr, ind, val = X
+        for q in range(ptr[i], ptr[i + 1]):
+            s += W[k, ind[q]] * val[q]
+        return s
     for j in range(W.shape[1]):
         s += W[k, j] * X[i, j]
     return s
 
 
 @jit
+def add_row(W, k, step, X, i):
+    """w_k = w_k + step * x_i (touching only x_i's nonzeros when X is sparse); returns whether
+    every entry written is finite."""
+    finite = True
+    if isinstance(X, tuple):
+        ptr, ind, val = X
+        for q in range(ptr[i], ptr[i + 1]):
+            W[k, ind[q]] += step * val[q]
+            finite = finite and math.isfinite(W[k, ind[q]])
+        return finite
+    for j in range(W.shape[1]):
+        W[k, j] += step * X[i, j]
+        finite = finite and math.isfinite(W[k, j])
+    return finite
+
+
+@jit
 def fast_dot(W, k, X, i):
-    """w_k.x_i with four running sums: the exact value to within the tie band, faster."""
+    """w_k.x_i with four running sums: the exact value to within the tie band, faster. (A sparse
+    row is summed from left to right: its indirect loads, not the sum, set the pace.)"""
+    if isinstance(X, tuple):
+        return seq_dot(W, k, X, i)
     d = W.shape[1]
     s0 = s1 = s2 = s3 = 0.0
     j = 0
@@ -123,31 +153,28 @@ def norm(X, i):
 
 
 @jit
-def all_finite(w, b):
-    """Whether b and every w_j are finite (checked only when ||w|| or b is not)."""
-    if not math.isfinite(b):
-        return False
-    for j in range(w.shape[0]):
-        if not math.isfinite(w[j]):
-            return False
-    return True
-
-
-@jit
 def training_mistakes(X, y, w, b, x_norms, w_norm, stop_at):
     """The training mistakes of (w, b) (sign(0) = +1), counted up to ``stop_at``.
 
-    One product ``X @ w`` (BLAS) scores every row; a score within the tie band is summed again
-    from left to right, as :func:`activation` does.
+    One product ``X @ w`` (BLAS) scores every dense row; a score within the tie band is summed
+    again from left to right, as in :func:`binary_epochs`. Sparse rows are summed left to right.
     """
-    scores = X @ w
+    w_row = w.reshape(1, w.shape[0])
     m = 0
-    for i in range(X.shape[0]):
+    if isinstance(X, tuple):
+        for i in range(y.shape[0]):
+            if (1.0 if seq_dot(w_row, 0, X, i) + b >= 0 else -1.0) != y[i]:
+                m += 1
+                if m >= stop_at:
+                    break
+        return m
+    scores = X @ w
+    for i in range(y.shape[0]):
         if x_norms[i] < 0:
             x_norms[i] = norm(X, i)
         a = scores[i] + b
         if not abs(a) > tie_band(w_norm, x_norms[i], w.shape[0]):
-            a = seq_dot(w.reshape(1, w.shape[0]), 0, X, i) + b
+            a = seq_dot(w_row, 0, X, i) + b
         if (1.0 if a >= 0 else -1.0) != y[i]:
             m += 1
             if m >= stop_at:
@@ -189,33 +216,31 @@ def binary_epochs(
     """
     d = w.shape[0]
     average, keep_pocket = u.shape[0] == d, pocket_w.shape[0] == d
-    w_row = w.reshape(1, d)  # w as a one-row matrix (a view), for norm
-    w_norm = norm(w_row, 0)
+    w_row, u_row = w.reshape(1, d), u.reshape(1, u.shape[0])  # one-row matrices (views)
+    w_norm = 0.0 if isinstance(X, tuple) else norm(w_row, 0)
     n_log = 0
     for epoch in range(n_epochs):
         updates = 0
         for k in range(visit.shape[0]):  # for each (x, y) in the data
             i = visit[k]
             a = fast_dot(w_row, 0, X, i) + b  # a = w.x + b
-            if x_norms[i] < 0:  # first visit: ||x|| for the tie band, while x is in the cache
-                x_norms[i] = norm(X, i)
-            if not abs(a) > tie_band(
-                w_norm, x_norms[i], d
-            ):  # near a tie, or NaN: scikit-learn's sum decides
-                a = seq_dot(w_row, 0, X, i) + b
+            if not isinstance(X, tuple):  # a dense row's four sums: settle near-ties (above)
+                if x_norms[i] < 0:  # first visit: ||x|| for the tie band, x is in the cache
+                    x_norms[i] = norm(X, i)
+                if not abs(a) > tie_band(w_norm, x_norms[i], d):  # near a tie, or NaN
+                    a = seq_dot(w_row, 0, X, i) + b  # scikit-learn's sum decides
             y_hat = 1.0 if a >= 0 else -1.0
             if (y[i] * a <= 0) if margin_rule else (y_hat != y[i]):  # a mistake
                 step = eta * y[i] if margin_rule else eta * (y[i] - y_hat)
-                for j in range(d):  # w = w + eta y x
-                    w[j] += step * X[i, j]
+                finite = add_row(w_row, 0, step, X, i)  # w = w + eta y x
                 if fit_intercept:  # b = b + eta y
                     b += step
-                w_norm = norm(w_row, 0)
-                if not (math.isfinite(w_norm) and math.isfinite(b)) and not all_finite(w, b):
+                if not (finite and math.isfinite(b)):
                     return b, c, beta, epoch + 1, n_log, OVERFLOW
+                if not isinstance(X, tuple):
+                    w_norm = norm(w_row, 0)
                 if average:  # u = u + eta y c x, beta = beta + eta y c
-                    for j in range(d):
-                        u[j] += (step * c) * X[i, j]
+                    add_row(u_row, 0, step * c, X, i)
                     if fit_intercept:
                         beta += step * c
                 if log.shape[0] > 0:
@@ -287,25 +312,20 @@ def multiclass_epochs(
                     break
             y = t[i]
             if p != y:  # a mistake: w_y = w_y + eta x, w_(y_hat) = w_(y_hat) - eta x
-                for j in range(d):
-                    W[y, j] += eta * X[i, j]
-                    W[p, j] -= eta * X[i, j]
+                finite = add_row(W, y, eta, X, i)  # (-eta) x is -(eta x): the same as -=
+                finite = add_row(W, p, -eta, X, i) and finite
                 if fit_intercept:
                     b[y] += eta
                     b[p] -= eta
+                if not (finite and math.isfinite(b[y]) and math.isfinite(b[p])):
+                    return c, epoch + 1, OVERFLOW
                 if average:
-                    for j in range(d):
-                        U[y, j] += (eta * c) * X[i, j]
-                        U[p, j] -= (eta * c) * X[i, j]
+                    add_row(U, y, eta * c, X, i)
+                    add_row(U, p, -(eta * c), X, i)
                     if fit_intercept:
                         beta[y] += eta * c
                         beta[p] -= eta * c
                 w_norms[y], w_norms[p] = norm(W, y), norm(W, p)
-                for k in (y, p):
-                    if not math.isfinite(w_norms[k]) and not all_finite(W[k], b[k]):
-                        return c, epoch + 1, OVERFLOW
-                    if not math.isfinite(b[k]):
-                        return c, epoch + 1, OVERFLOW
                 updates += 1
             c += 1
         mistakes[epoch] = updates
@@ -349,6 +369,8 @@ def _epochs(
     Returns (b, beta, c, mistakes, log of the updates' counters).
     """
     n = X.shape[0]
+    if sp.issparse(X):  # a CSR matrix (perclib._online.csr) as the loops take it
+        X = (X.indptr, X.indices, X.data)
     x_norms = np.full(n, -1.0)  # ||x_i||, computed by the loop on the first visit
     mistakes = np.zeros(max_iter, dtype=np.int64)
     c, beta, run, logged = 1, 0.0, 0, []

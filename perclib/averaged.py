@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 
 from . import _accel, _online
 from ._base import BinaryLinearModel, OnlineMixin
@@ -78,9 +77,7 @@ class AveragedPerceptron(OnlineMixin, BinaryLinearModel):
     def _fit(self, X, y):
         """Run ``max_iter`` epochs and keep the average of the iterates."""
         d = X.shape[1]
-        if not (
-            self._reference or sp.issparse(X)
-        ):  # the same mistakes and weights, found block by block
+        if not self._reference:  # the compiled or numpy loops (_accel): the reference's results
             w, b, u, beta, c, mistakes = _accel.engine().averaged(
                 X,
                 y,

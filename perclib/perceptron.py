@@ -149,45 +149,26 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
             self.history_ = []
 
     def _run(self, X, y, w, b, max_iter):
-        if sp.issparse(X):
-            b, n_iter, n_updates, converged, mistakes = self._run_sparse(X, y, w, b, max_iter)
-        else:
-            # the compiled or numpy loop (_accel), or the reference loop: the same results
-            fast = not (self.record or self._reference)
-            loop = (
-                _accel.engine().train
-                if fast
-                else partial(
-                    train, record=self.history_ if self.record else None, epoch_offset=self.n_iter_
-                )
-            )
-            b, n_iter, n_updates, converged, mistakes = loop(
-                X,
-                y,
-                w,
-                b,
-                eta=float(self.eta),
-                max_iter=max_iter,
-                order=self.order,
-                rule=self.rule,
-                fit_intercept=self.fit_intercept,
-                rng=self._rng,
-            )
-        self.coef_ = w
-        self.intercept_ = float(b)
-        self.n_iter_ += n_iter
-        self.n_updates_ += n_updates
-        self.converged_ = converged
-        self.mistakes_ = np.concatenate([self.mistakes_, mistakes])
-
-    def _run_sparse(self, X, y, w, b, max_iter):
-        """The same epochs on a CSR matrix, touching only each row's nonzero features."""
-        if self.order == "random-mistake" or self.record:
+        if sp.issparse(X) and (self.order == "random-mistake" or self.record):
             raise ValueError(
                 "order='random-mistake' and record=True need a dense X "
                 "(for example X.toarray()); sparse X runs the cyclic or shuffled epochs."
             )
-        b, mistakes, converged = _online.epochs(
+        if self.record or self._reference:  # the plain loop (for sparse X, _online's)
+            loop = partial(
+                _online.epochs if sp.issparse(X) else train,
+                **(
+                    {}
+                    if sp.issparse(X)
+                    else {
+                        "record": self.history_ if self.record else None,
+                        "epoch_offset": self.n_iter_,
+                    }
+                ),
+            )
+        else:  # the compiled or numpy loops (_accel): the reference's results, bit for bit
+            loop = _accel.engine().train
+        out = loop(
             X,
             y,
             w,
@@ -199,4 +180,14 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
             fit_intercept=self.fit_intercept,
             rng=self._rng,
         )
-        return b, mistakes.shape[0], int(mistakes.sum()), converged, mistakes
+        if len(out) == 3:  # _online.epochs: (b, mistakes, converged)
+            b, mistakes, converged = out
+            n_iter, n_updates = mistakes.shape[0], int(mistakes.sum())
+        else:
+            b, n_iter, n_updates, converged, mistakes = out
+        self.coef_ = w
+        self.intercept_ = float(b)
+        self.n_iter_ += n_iter
+        self.n_updates_ += n_updates
+        self.converged_ = converged
+        self.mistakes_ = np.concatenate([self.mistakes_, mistakes])

@@ -5,6 +5,7 @@ The compiled path needs numba (``perclib[fast]``, installed by ``make test``); w
 tests skip and the numpy scan is what the rest of the suite runs.
 """
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -214,3 +215,114 @@ def test_the_environment_variable_turns_the_compiled_loops_off():
     code = "from perclib import _accel; print(_accel.enabled(), _accel.engine().__name__)"
     assert _python(code, PERCLIB_ACCEL="0") == "False perclib._fast"
     assert _python(code, PERCLIB_ACCEL="1") == "True perclib._kernel"
+
+
+@pytest.fixture(scope="module")
+def plain():
+    """perclib._kernel loaded again with the compiler off: every loop and helper as plain Python.
+
+    Run side by side with the compiled module on small problems, it shows that the source the
+    notes mirror is the code that runs (and lets coverage see the loops' lines)."""
+    import importlib.util
+    from pathlib import Path
+
+    import perclib
+
+    path = Path(perclib.__file__).with_name("_kernel.py")
+    spec = importlib.util.spec_from_file_location("perclib._kernel_plain", path)
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = "perclib"
+    available = _accel.AVAILABLE
+    _accel.AVAILABLE = False  # jit leaves each function as it is
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        _accel.AVAILABLE = available
+    assert not hasattr(module.binary_epochs, "signatures")  # not a numba dispatcher
+    return module
+
+
+def _engine_of_models():
+    """The loops the models run here: the compiled ones, or the numpy scan without numba."""
+    return _accel.engine()
+
+
+@pytest.mark.parametrize("order", ["cyclic", "shuffle"])
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("scale", [1.0, 1e-200, 1e200])  # norms out of the plain sum's range
+def test_plain_loops_equal_the_models_loops(plain, order, sparse, scale):
+    import scipy.sparse as sp
+
+    from perclib._online import csr
+
+    engine = _engine_of_models()
+    X, y = _data(40, 6, 0.15, 0.0, seed=11)  # 6 features: the four running sums, then the rest
+    y = y.astype(np.float64)
+    X[np.abs(X) < 0.3] = 0.0  # some zeros, so that sparse rows skip entries
+    X *= scale / np.abs(X).max()
+    Xs = csr(sp.csr_matrix(X)) if sparse else X
+    common = {"eta": 0.5, "max_iter": 6, "order": order, "fit_intercept": True}
+    runs = {}
+    for name, module in (("plain", plain), ("engine", engine)):
+        stack = contextlib.ExitStack()
+        stack.enter_context(np.errstate(all="ignore"))  # plain Python warns of inf and NaN
+        out = {}
+        for rule in ("margin", "prediction"):
+            out[rule] = module.train(
+                Xs, y, np.zeros(6), 0.0, rule=rule, rng=np.random.default_rng(1), **common
+            )
+        out["averaged"] = module.averaged(Xs, y, rng=np.random.default_rng(2), **common)
+        if not sparse:  # the voted and pocket perceptrons and the multi-class one take dense X
+            out["voted"] = module.voted(X, y, rng=np.random.default_rng(3), **common)
+            out["pocket"] = module.pocket(
+                X, y, rule="margin", rng=np.random.default_rng(4), **common
+            )
+            t = (np.arange(40) % 3).astype(np.int64)
+            for average in (False, True):
+                out[f"multi {average}"] = module.multiclass(
+                    X, t, 3, rng=np.random.default_rng(5), average=average, **common
+                )
+        runs[name] = out
+        stack.close()
+    assert runs["plain"].keys() == runs["engine"].keys()
+    for key, got in runs["plain"].items():
+        want = runs["engine"][key]
+        assert len(got) == len(want)
+        for a, b in zip(got, want):
+            assert np.array_equal(np.asarray(a), np.asarray(b)), key
+    assert sum(runs["plain"]["margin"][4]) > 0  # mistakes were made: the runs compared something
+
+
+def test_plain_sparse_rows_count_training_mistakes_as_dense_rows(plain):
+    import scipy.sparse as sp
+
+    X, y = _data(30, 4, 0.2, 0.0, seed=5)
+    X[np.abs(X) < 0.5] = 0.0
+    S = sp.csr_matrix(X)
+    w, b, norms = np.array([0.5, -1.0, 2.0, 0.25]), 0.1, np.full(30, -1.0)
+    dense = plain.training_mistakes(X, y.astype(float), w, b, norms, np.linalg.norm(w), 31)
+    assert dense == np.count_nonzero(np.where(X @ w + b >= 0, 1, -1) != y) > 0
+    sparse = plain.training_mistakes((S.indptr, S.indices, S.data), y.astype(float), w, b,
+                                     norms, 0.0, 31)  # fmt: skip
+    assert sparse == dense
+    assert plain.training_mistakes(X, y.astype(float), w, b, norms, 1.0, 2) == 2  # stops at 2
+
+
+@needs_numba
+def test_warm_compiles_or_loads_every_loop():
+    from perclib import _kernel
+
+    assert _kernel.warm() >= 0.0
+    assert _kernel.binary_epochs.signatures and _kernel.multiclass_epochs.signatures
+
+
+def test_plain_loops_raise_on_overflow_as_the_models_do(plain):
+    X = np.array([[1e308, 1e308], [-1e308, 1e308]])
+    y = np.array([1.0, -1.0])
+    with pytest.raises(ValueError, match="overflow"), np.errstate(over="ignore"):
+        plain.train(X, y, np.zeros(2), 0.0, eta=1e10, max_iter=3, order="cyclic",
+                    rule="margin", fit_intercept=True, rng=None)  # fmt: skip
+    t = np.array([0, 1], dtype=np.int64)
+    with pytest.raises(ValueError, match="overflow"), np.errstate(over="ignore"):
+        plain.multiclass(X, t, 2, eta=1e10, max_iter=3, order="cyclic", fit_intercept=True,
+                         rng=None, average=False)  # fmt: skip

@@ -11,7 +11,15 @@ from . import Hint, as_tuple, close
 
 COLUMNS = ("margin", "gamma", "R", "bound", "updates_max", "updates_mean")
 # count_updates is asked to run perclib's Perceptron: these modules stay available for it.
-PERCEPTRON = ("perclib.perceptron", "perclib._base", "perclib._engine", "perclib._fast")
+PERCEPTRON = (
+    "perclib.perceptron",
+    "perclib._base",
+    "perclib._accel",
+    "perclib._engine",
+    "perclib._fast",
+    "perclib._kernel",
+    "perclib._online",
+)
 
 
 def _max_margin(X, y):
