@@ -116,8 +116,9 @@ bench-widgets: $(STUDENT_ENV)  ## redraw time of the Stepper and the BoundaryExp
 bench: $(TEST_ENV)  ## time perclib against scikit-learn and the reference loop; writes benchmarks/results.md and the README table
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python benchmarks/bench_fit.py
 
-# Mutation testing (issue 18): mutmut over perclib's models, training engine, theory, _validation
-# and datasets ([tool.mutmut] in pyproject.toml). Not part of `make test` or CI: it takes long.
+# Mutation testing (issue 18): mutmut over perclib's models, training engine, theory, losses,
+# _validation and datasets ([tool.mutmut] in pyproject.toml). Not part of `make test` or CI: it
+# takes long.
 # One module: make mutation MUTANTS='perclib._engine.*'. Survivors: $(BIN)/mutmut show NAME.
 MUTANTS ?=
 .PHONY: mutation

@@ -20,11 +20,14 @@ Three losses, all functions of the signed activation y*a:
 
 ``"zero_one"`` (1 where y a <= 0, the margin rule's mistakes, else 0) is available in
 :func:`loss_value` for plots; it has no useful subgradient (0 almost everywhere).
+
+The losses and their subgradients are written in :mod:`perclib.losses`; :func:`loss_value`,
+:func:`loss_derivative`, :func:`subgradient`, :func:`objective`, ``LOSSES`` and ``ALL_LOSSES`` are
+exported here by the names they have always had.
 """
 
 from __future__ import annotations
 
-import numbers
 from numbers import Real
 from typing import ClassVar
 
@@ -32,105 +35,19 @@ import numpy as np
 from sklearn.utils._param_validation import StrOptions
 
 from . import _validation as V
+from . import losses as _losses
 from ._base import BinaryLinearModel, OnlineMixin, _NotBool
 from ._engine import Step, activation, check_finite_update, epoch_indices, row_norms
 
-#: The losses SGD can descend.
-LOSSES = ("perceptron", "hinge", "logistic")
-#: The losses :func:`loss_value` can evaluate (the SGD losses and the 0-1 loss).
-ALL_LOSSES = LOSSES + ("zero_one",)
+# The losses and their subgradients are written once, in perclib.losses; sgd exports the names it
+# has always had.
+LOSSES = _losses.LOSSES
+ALL_LOSSES = _losses.ALL_LOSSES
+loss_value = _losses.loss_value
+loss_derivative = _losses.loss_derivative
+subgradient = _losses.subgradient
+objective = _losses.objective
 SGD_ORDERS = ("cyclic", "shuffle")
-
-
-def _check_loss(loss, allowed=LOSSES):
-    return V.check_choice(loss, "loss", allowed)
-
-
-def _check_at_zero(at_zero):
-    if (
-        isinstance(at_zero, bool)
-        or not isinstance(at_zero, numbers.Real)
-        or not 0.0 <= at_zero <= 1.0
-    ):
-        raise ValueError(
-            f"at_zero must be a number in [0, 1], the subgradient set at the kink; got {at_zero!r}."
-        )
-    return float(at_zero)
-
-
-def _signs(y):
-    y = np.asarray(y, dtype=np.float64)
-    if not np.all(np.isin(y, (-1.0, 1.0))):
-        raise ValueError("y must hold the labels -1 and +1 here.")
-    return y
-
-
-def loss_value(loss, y, a):
-    """The loss of activations ``a`` for labels ``y`` in {-1, +1}, elementwise.
-
-    >>> loss_value("hinge", [1, -1], [0.25, 2.0])
-    array([0.75, 3.  ])
-    >>> loss_value("zero_one", [1, 1, -1], [0.0, -1.0, -1.0])
-    array([1., 1., 0.])
-    """
-    _check_loss(loss, ALL_LOSSES)
-    m = _signs(y) * np.asarray(a, dtype=np.float64)
-    if loss == "perceptron":
-        return np.maximum(0.0, -m)
-    if loss == "hinge":
-        return np.maximum(0.0, 1.0 - m)
-    if loss == "logistic":
-        return np.logaddexp(0.0, -m)
-    return (m <= 0).astype(np.float64)
-
-
-def loss_derivative(loss, y, a, *, at_zero=1.0):
-    """A subgradient dl/da of the loss at the activation ``a`` (elementwise).
-
-    At a kink (y a = 0 for the perceptron loss, y a = 1 for the hinge) the subgradient set is
-    {-t y : 0 <= t <= 1}; ``at_zero`` is the t returned there.
-
-    >>> loss_derivative("perceptron", [1, 1, 1], [-2.0, 0.0, 3.0])
-    array([-1., -1.,  0.])
-    >>> loss_derivative("perceptron", [1], [0.0], at_zero=0.5)
-    array([-0.5])
-    """
-    _check_loss(loss)
-    t0 = _check_at_zero(at_zero)
-    y = _signs(y)
-    m = y * np.asarray(a, dtype=np.float64)
-    if loss == "logistic":
-        return -y * np.exp(-np.logaddexp(0.0, m))  # -y * sigma(-m), computed without overflow
-    kink = 0.0 if loss == "perceptron" else 1.0
-    t = np.where(m < kink, 1.0, np.where(m == kink, t0, 0.0))
-    return -t * y + 0.0  # + 0.0 turns -0.0 into 0.0
-
-
-def subgradient(x, y, w, b, *, loss="perceptron", at_zero=1.0):
-    """A subgradient (g_w, g_b) of l(y, w.x + b) for one example: dl/da times (x, 1).
-
-    >>> subgradient([1.0, 2.0], 1, [0.0, 0.0], 0.0)
-    (array([-1., -2.]), -1.0)
-    """
-    x = np.asarray(x, dtype=np.float64)
-    w = np.asarray(w, dtype=np.float64)
-    if x.ndim != 1 or w.shape != x.shape:
-        raise ValueError(
-            f"x and w must be 1-D of the same length; got shapes {x.shape} and {w.shape}."
-        )
-    g = float(loss_derivative(loss, [y], [float(w @ x) + float(b)], at_zero=at_zero)[0])
-    return g * x, g
-
-
-def objective(X, y, w, b, *, loss="perceptron"):
-    """The mean loss (1/n) sum_i l(y_i, w.x_i + b) over a data set (y in {-1, +1}).
-
-    >>> objective([[1.0], [-1.0]], [1, -1], [1.0], 0.0, loss="hinge")
-    0.0
-    """
-    X = V.check_array(X)
-    y = V.check_y(y, X.shape[0])
-    return float(np.mean(loss_value(loss, y, X @ np.asarray(w, dtype=np.float64) + float(b))))
 
 
 class LinearSGD(OnlineMixin, BinaryLinearModel):

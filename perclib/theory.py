@@ -1,5 +1,9 @@
 """Margins, Novikoff's bound and the perceptron loss.
 
+The perceptron loss, its criterion and subgradient, the hinge and the logistic loss live in
+:mod:`perclib.losses` (with the losses of :mod:`perclib.sgd`); this module exports them by their
+names: ``perclib.theory.perceptron_loss`` is ``perclib.losses.perceptron_loss``.
+
 Two maximum margins, named apart (they differ whenever the bias matters):
 
 - :func:`max_margin`, gamma*, lives in the augmented space (1, x) that the perceptron runs in: the
@@ -18,12 +22,18 @@ from __future__ import annotations
 import numpy as np
 
 from . import _validation as V
+from . import losses as _losses
+
+# The losses are written once, in perclib.losses; theory exports the ones it has always had.
+perceptron_loss = _losses.perceptron_loss
+perceptron_criterion = _losses.perceptron_criterion
+perceptron_subgradient = _losses.perceptron_subgradient
+hinge_loss = _losses.hinge_loss
+logistic_loss = _losses.logistic_loss
 
 
 def _signed_augmented(X, y):
-    X, y = V.check_X_y(X, y)
-    classes = V.binary_classes(y, "this function")
-    ys = V.encode_binary(y, classes)
+    X, ys = _losses._binary_signs(X, y)
     Z = np.hstack([np.ones((X.shape[0], 1)), X]) * ys[:, None]
     return X, ys, Z
 
@@ -217,67 +227,3 @@ def mistake_bound(X, y):
     """
     _, _, gamma = max_margin(X, y)
     return (radius(X) / gamma) ** 2
-
-
-def perceptron_loss(y, a):
-    """The perceptron loss max(0, -y*a) of activations ``a`` for labels y in {-1, +1}.
-
-    >>> perceptron_loss([1, -1, 1], [2.0, 0.5, -3.0])
-    array([0. , 0.5, 3. ])
-    """
-    y = np.asarray(y, dtype=np.float64)
-    a = np.asarray(a, dtype=np.float64)
-    if not np.all(np.isin(y, (-1.0, 1.0))):
-        raise ValueError("y must hold labels -1 and +1 for the perceptron loss.")
-    return np.maximum(0.0, -y * a)
-
-
-def perceptron_criterion(X, y, w, b):
-    """The perceptron criterion L(w, b) = sum_i max(0, -y_i (w.x_i + b));
-    convex and piecewise linear."""
-    X, ys, _ = _signed_augmented(X, y)
-    return float(np.sum(perceptron_loss(ys, X @ np.asarray(w, dtype=np.float64) + b)))
-
-
-def perceptron_subgradient(X, y, w, b, *, at_zero=1.0):
-    """A subgradient (g_w, g_b) of the perceptron criterion at (w, b).
-
-    Each term max(0, -y a) has gradient -y (x, 1) where y a < 0, 0 where y a > 0, and at y a = 0 the
-    subgradient set {-t y (x, 1) : 0 <= t <= 1}. ``at_zero`` is the t chosen there; the default 1
-    is the perceptron's choice, so one SGD step (w, b) -= eta * g on a single example is exactly
-    the update w += eta*y*x, b += eta*y of the margin rule.
-
-    >>> perceptron_subgradient([[1.0, 2.0]], [1], w=[0.0, 0.0], b=0.0)
-    (array([-1., -2.]), -1.0)
-    """
-    X, ys, _ = _signed_augmented(X, y) if len(np.unique(np.asarray(y))) == 2 else _single(X, y)
-    if not 0.0 <= at_zero <= 1.0:
-        raise ValueError(
-            f"at_zero must lie in [0, 1], the subgradient set at the kink; got {at_zero!r}."
-        )
-    w = np.asarray(w, dtype=np.float64)
-    ya = ys * (X @ w + b)
-    t = np.where(ya < 0, 1.0, np.where(ya == 0, at_zero, 0.0))
-    coef = -t * ys
-    return coef @ X, float(coef.sum())
-
-
-def _single(X, y):
-    # One class present (for example a single example): labels must already be -1/+1.
-    X, y = V.check_X_y(X, y)
-    ys = np.asarray(y, dtype=np.float64)
-    if not np.all(np.isin(ys, (-1.0, 1.0))):
-        raise ValueError("With a single class present, y must hold -1 or +1.")
-    return X, ys, None
-
-
-def hinge_loss(y, a):
-    """The hinge loss max(0, 1 - y*a) (the SVM's): the perceptron loss moved by a margin of 1."""
-    y = np.asarray(y, dtype=np.float64)
-    return np.maximum(0.0, 1.0 - y * np.asarray(a, dtype=np.float64))
-
-
-def logistic_loss(y, a):
-    """The logistic (cross-entropy) loss log(1 + exp(-y*a)) of a sigmoid output, in nats."""
-    y = np.asarray(y, dtype=np.float64)
-    return np.logaddexp(0.0, -y * np.asarray(a, dtype=np.float64))

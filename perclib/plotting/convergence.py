@@ -11,8 +11,7 @@ import numbers
 import numpy as np
 
 from .. import _validation as V
-from ..sgd import ALL_LOSSES, loss_value
-from ..theory import perceptron_criterion
+from ..losses import ALL_LOSSES, loss_value, perceptron_criterion
 from .core import OKABE_ITO, _ax, _data_plane, _limits, boundary_segment
 
 _LOSS_STYLE = {

@@ -14,8 +14,9 @@ from matplotlib.figure import Figure
 
 from .. import _validation as V
 from ..datasets import make_noisy
+from ..losses import LOSSES, loss_value
 from ..plotting.core import OKABE_ITO, plot_data, plot_decision_boundary
-from ..sgd import LOSSES, SGD_ORDERS, LinearSGD, loss_value
+from ..sgd import SGD_ORDERS, LinearSGD
 from ._common import figure_image, play_button
 from .convergence import _png
 from .slider import FloatLogSlider, IntSlider
