@@ -1,8 +1,8 @@
 """Benchmark perclib's fast paths against scikit-learn and against perclib's own reference loop.
 
-Run with ``make bench`` (not part of ``make test``). It writes a markdown table to
-``benchmarks/results.md`` and into README.md between ``<!-- bench:start -->`` and
-``<!-- bench:end -->``.
+Run with ``make bench`` (not part of ``make test``), after the training grid (``bench_grid.py``).
+It writes a markdown table to the ``fit`` section of ``benchmarks/results.md`` and of README.md's
+``<!-- bench:start -->`` block (``_report.py``).
 
 * The main comparison: Perceptron fit to convergence on a separable 100k x 100 float64 dataset with
   margin 0.1, against ``sklearn.linear_model.Perceptron(shuffle=False, tol=None)`` run for the same
@@ -31,7 +31,6 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import argparse  # noqa: E402
 import datetime  # noqa: E402
 import platform  # noqa: E402
-import re  # noqa: E402
 import resource  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -47,6 +46,9 @@ from sklearn.linear_model import SGDClassifier  # noqa: E402
 
 from perclib import AveragedPerceptron, MulticlassPerceptron, Perceptron  # noqa: E402
 from perclib.datasets import load_digits, make_separable  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _report import write_section  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 N, D, MARGIN, SEED = 100_000, 100, 0.1, 0
@@ -214,7 +216,7 @@ def peak_memory(X, y):
 def nbval_suite():
     notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"))
     cmd = [
-        str(ROOT / ".venv" / "bin" / "python"),
+        sys.executable,
         "-m",
         "pytest",
         "-q",
@@ -269,6 +271,8 @@ def table(main, avg, mc, mem, nb, repeats, ref_repeats, load, scan):
     mrw, mrc = _pair(mc, "reference")
     msw, msc = _pair(mc, "sklearn")
     lines = [
+        "### Fit details (`benchmarks/bench_fit.py`)",
+        "",
         f"Measured {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC on "
         f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores shared with "
         f"other jobs (load average {load[0]:.1f} at the start, {load[1]:.1f} at the end), Python "
@@ -354,16 +358,6 @@ def table(main, avg, mc, mem, nb, repeats, ref_repeats, load, scan):
     return "\n".join(lines) + "\n"
 
 
-def write(text):
-    (ROOT / "benchmarks" / "results.md").write_text("# Benchmark results (`make bench`)\n\n" + text)
-    readme = ROOT / "README.md"
-    body = readme.read_text()
-    pattern = re.compile(r"(<!-- bench:start -->\n).*?(<!-- bench:end -->)", re.S)
-    if not pattern.search(body):
-        raise SystemExit("README.md has no <!-- bench:start --> ... <!-- bench:end --> markers")
-    readme.write_text(pattern.sub(lambda m: m.group(1) + text + m.group(2), body))
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=9)
@@ -392,7 +386,7 @@ def main(argv=None):
     text = table(main_, avg, mc, mem, nb, repeats, ref_repeats, (load0, os.getloadavg()[0]), scan)
     print(text)
     if not args.no_write:
-        write(text)
+        write_section("fit", text)
     return 0
 
 
