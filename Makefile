@@ -115,7 +115,7 @@ bench-widgets: $(STUDENT_ENV)  ## redraw time of the Stepper and the BoundaryExp
 
 # The grid (workload kinds x models, with and without the accelerator), then the fit details; each
 # writes its own section of benchmarks/results.md and of the README's table (benchmarks/_report.py).
-bench: $(TEST_ENV)  ## time perclib against scikit-learn (a grid of workloads, with and without the accelerator); writes benchmarks/results.md and the README tables
+bench: $(TEST_ENV) $(COMPILED)  ## time perclib against scikit-learn (a grid of workloads, with and without the accelerator); writes benchmarks/results.md and the README tables
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python benchmarks/bench_grid.py
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python benchmarks/bench_fit.py
 
