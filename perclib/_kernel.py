@@ -47,7 +47,7 @@ BIG = 2.0**1000  # ||w|| ||x|| above this: some order of summation may overflow
 OK, OVERFLOW = 0, 1
 
 
-@jit
+@jit(inline=True)
 def seq_dot(W, k, X, i):
     """w_k.x_i (rows of W and X) summed from left to right, as scikit-learn's WeightVector.dot.
 
@@ -57,24 +57,26 @@ def seq_dot(W, k, X, i):
     s = 0.0
     if isinstance(X, tuple):
         ptr, ind, val = X
+        w = W[k]  # a 1-D view: cheaper to index than W[k, j]
         for q in range(ptr[i], ptr[i + 1]):
-            s += W[k, ind[q]] * val[q]
+            s += w[ind[q]] * val[q]
         return s
     for j in range(W.shape[1]):
         s += W[k, j] * X[i, j]
     return s
 
 
-@jit
+@jit(inline=True)
 def add_row(W, k, step, X, i):
     """w_k = w_k + step * x_i (touching only x_i's nonzeros when X is sparse); returns whether
     every entry written is finite."""
     finite = True
     if isinstance(X, tuple):
         ptr, ind, val = X
+        w = W[k]
         for q in range(ptr[i], ptr[i + 1]):
-            W[k, ind[q]] += step * val[q]
-            finite = finite and math.isfinite(W[k, ind[q]])
+            w[ind[q]] += step * val[q]
+            finite = finite and math.isfinite(w[ind[q]])
         return finite
     for j in range(W.shape[1]):
         W[k, j] += step * X[i, j]
@@ -82,7 +84,7 @@ def add_row(W, k, step, X, i):
     return finite
 
 
-@jit
+@jit(inline=True)
 def fast_dot(W, k, X, i):
     """w_k.x_i with four running sums: the exact value to within the tie band, faster. (A sparse
     row is summed from left to right: its indirect loads, not the sum, set the pace.)"""
@@ -153,11 +155,13 @@ def norm(X, i):
 
 
 @jit
-def training_mistakes(X, y, w, b, x_norms, w_norm, stop_at):
+def training_mistakes(X, y, w, b, x_norms, w_norm, stop_at, scores):
     """The training mistakes of (w, b) (sign(0) = +1), counted up to ``stop_at``.
 
-    One product ``X @ w`` (BLAS) scores every dense row; a score within the tie band is summed
-    again from left to right, as in :func:`binary_epochs`. Sparse rows are summed left to right.
+    One product ``X @ w`` (BLAS, into the buffer ``scores``) scores every dense row; only a score
+    within the largest row's tie band is looked at again (within its own row's band, it is summed
+    from left to right, as in :func:`binary_epochs`). ``x_norms`` must hold every row's norm.
+    Sparse rows are summed from left to right.
     """
     w_row = w.reshape(1, w.shape[0])
     m = 0
@@ -168,18 +172,25 @@ def training_mistakes(X, y, w, b, x_norms, w_norm, stop_at):
                 if m >= stop_at:
                     break
         return m
-    scores = X @ w
+    np.dot(X, w, scores)
+    wide = tie_band(w_norm, x_norms.max(), w.shape[0])  # every row's band is within this one
     for i in range(y.shape[0]):
-        if x_norms[i] < 0:
-            x_norms[i] = norm(X, i)
         a = scores[i] + b
-        if not abs(a) > tie_band(w_norm, x_norms[i], w.shape[0]):
+        if not abs(a) > wide and not abs(a) > tie_band(w_norm, x_norms[i], w.shape[0]):
             a = seq_dot(w_row, 0, X, i) + b
         if (1.0 if a >= 0 else -1.0) != y[i]:
             m += 1
             if m >= stop_at:
                 break
     return m
+
+
+@jit
+def fill_norms(X, x_norms):
+    """||x_i|| for every row not yet measured (x_norms[i] < 0)."""
+    for i in range(x_norms.shape[0]):
+        if x_norms[i] < 0:
+            x_norms[i] = norm(X, i)
 
 
 @jit
@@ -202,15 +213,17 @@ def binary_epochs(
     log,
     pocket_w,
     pocket,
+    scores,
 ):
     """Run up to ``n_epochs`` epochs of the perceptron over the rows ``visit`` (in that order).
 
     ``w`` (and ``u``, ``pocket_w``, ``log``) are updated in place; ``mistakes[e]`` gets the updates
     of epoch e. ``c`` is CIML's counter (visits so far + 1). Averaging is on when ``u`` has d
     entries (empty: off); the pocket is on when ``pocket_w`` has d entries, with ``pocket`` =
-    [its b, its training mistakes]. ``log`` receives, for each update, the counter c at which it
-    happened and the example's index, one row per update: it must have a row for every visit, or
-    none (nothing is logged).
+    [its b, its training mistakes], ``x_norms`` complete and ``scores`` a buffer of n entries (each
+    update costs one ``X @ w`` and one pass over its n scores). ``log`` receives, for each update,
+    the counter c at which it happened and the example's index, one row per update: it must have a
+    row for every visit, or none (nothing is logged).
 
     Returns (b, c, beta, epochs run, updates logged, status).
     """
@@ -247,7 +260,7 @@ def binary_epochs(
                     log[n_log, 0], log[n_log, 1] = c, i
                     n_log += 1
                 if keep_pocket:  # the new weights go in the pocket if they make fewer mistakes
-                    m = training_mistakes(X, y, w, b, x_norms, w_norm, pocket[1])
+                    m = training_mistakes(X, y, w, b, x_norms, w_norm, pocket[1], scores)
                     if m < pocket[1]:
                         pocket_w[:] = w
                         pocket[0], pocket[1] = b, m
@@ -363,6 +376,7 @@ def _epochs(
     log=_NO_LOG,
     pocket_w=_NONE,
     pocket=_NONE,
+    x_norms=None,
 ):
     """Run the epochs: all in one compiled call (cyclic), or one call per shuffled epoch.
 
@@ -371,7 +385,9 @@ def _epochs(
     n = X.shape[0]
     if sp.issparse(X):  # a CSR matrix (perclib._online.csr) as the loops take it
         X = (X.indptr, X.indices, X.data)
-    x_norms = np.full(n, -1.0)  # ||x_i||, computed by the loop on the first visit
+    if x_norms is None:
+        x_norms = np.full(n, -1.0)  # ||x_i||, computed by the loop on the first visit
+    scores = np.empty(n) if pocket_w.shape[0] else _NONE  # the pocket's X @ w
     mistakes = np.zeros(max_iter, dtype=np.int64)
     c, beta, run, logged = 1, 0.0, 0, []
     cyclic = np.arange(n)
@@ -399,6 +415,7 @@ def _epochs(
             log,
             pocket_w,
             pocket,
+            scores,
         )
         _raise_overflow(status)
         logged.append(log[:n_log].copy())
@@ -460,7 +477,8 @@ def averaged(X, y, *, eta, max_iter, order, fit_intercept, rng):
 
 
 def voted(X, y, *, eta, max_iter, order, fit_intercept, rng):
-    """VotedPerceptron's loop: (weights, intercepts, counts, w, b, mistakes), as in _fast.
+    """VotedPerceptron's loop: (weights, intercepts, counts, w, b, mistakes), as in _fast (arrays
+    here, lists there).
 
     The kernel logs the counter c of each update; the iterates are rebuilt from the log by the same
     additions, in the same order (a running sum), and the survival counts are the gaps between
@@ -483,24 +501,26 @@ def voted(X, y, *, eta, max_iter, order, fit_intercept, rng):
         log=np.zeros((n, 2), dtype=np.int64),
     )
     t, i = log[:, 0] - 1, log[:, 1]  # the visits (from 0) and the examples of the updates
-    steps = np.zeros((t.shape[0] + 1, d))
-    np.multiply((eta * y[i])[:, None], X[i], out=steps[1:])  # eta y x, as the loop adds it
-    weights = np.cumsum(steps, axis=0)  # w_0 = 0, then w_k = w_(k-1) + eta y x: the same sums
+    steps = np.empty((t.shape[0] + 1, d))
+    steps[0] = 0.0
+    np.take(X, i, axis=0, out=steps[1:])
+    steps[1:] *= (eta * y[i])[:, None]  # eta y x, the very products the loop added
+    weights = np.cumsum(steps, axis=0, out=steps)  # w_0 = 0, w_k = w_(k-1) + eta y x: the sums
     intercepts = (
         np.cumsum(np.concatenate([[0.0], eta * y[i]]))
         if fit_intercept
         else np.zeros(t.shape[0] + 1)
     )
     counts = np.diff(np.concatenate([[0], t, [max_iter * n]]))
-    return list(weights), list(intercepts), list(counts), w, b, list(mistakes)
+    return weights, intercepts, counts, w, b, list(mistakes)
 
 
 def pocket(X, y, *, eta, max_iter, order, rule, fit_intercept, rng):
     """PocketPerceptron's loop: (w, b, pocket w, pocket b, pocket mistakes, n_iter, n_updates,
     converged, mistakes), as :func:`perclib._fast.pocket`.
 
-    Each update costs one count of the training mistakes (one pass over X, stopped as soon as the
-    count reaches the pocket's), inside the compiled loop: no Python-level work per example.
+    Each update costs one count of the training mistakes: one ``X @ w`` and one pass over its n
+    scores, inside the compiled loop (no Python-level work per example).
     """
     if order == "random-mistake":
         return _fast.pocket(
@@ -515,7 +535,9 @@ def pocket(X, y, *, eta, max_iter, order, rule, fit_intercept, rng):
         )
     n, d = X.shape
     w, pocket_w = np.zeros(d), np.zeros(d)
-    start = training_mistakes(X, y, w, 0.0, np.full(n, -1.0), 0.0, n + 1)
+    x_norms = np.full(n, -1.0)
+    fill_norms(X, x_norms)  # the count of mistakes reads them all
+    start = training_mistakes(X, y, w, 0.0, x_norms, 0.0, n + 1, np.empty(n))
     state = np.array([0.0, float(start)])
     b, _, _, mistakes, _ = _epochs(
         X,
@@ -531,6 +553,7 @@ def pocket(X, y, *, eta, max_iter, order, rule, fit_intercept, rng):
         stop_when_clean=True,
         pocket_w=pocket_w,
         pocket=state,
+        x_norms=x_norms,
     )
     return (
         w,

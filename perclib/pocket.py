@@ -17,6 +17,12 @@ class PocketPerceptron(BinaryLinearModel):
     weights in the pocket, the new weights replace them. On data that is not linearly separable the
     last iterate keeps jumping about; the pocket only ever gets better on the training data.
 
+    Cost: an epoch visits the n examples, O(n d), and each update counts the training mistakes of
+    the new weights, one product ``X @ w`` and one pass over its n scores, O(n d). An epoch with u
+    updates thus costs O(n d (1 + u)): on noisy data u grows in proportion to n, so an epoch costs
+    O(n^2 d). With numba installed the whole loop is compiled; without it, each update's count is
+    one BLAS product and a few numpy calls, and there is no Python-level work per example.
+
     Parameters
     ----------
     eta, max_iter, order, rule, fit_intercept, random_state

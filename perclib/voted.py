@@ -73,18 +73,21 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
                 fit_intercept=self.fit_intercept,
                 rng=self._rng,
             )
-            self._state = {
-                "weights": list(weights[:-1]),
-                "intercepts": list(intercepts[:-1]),
-                "counts": list(counts[:-1]),
+            weights = np.asarray(weights)  # every iterate, the last one w included
+            intercepts = np.asarray(intercepts, dtype=np.float64)
+            counts = np.asarray(counts, dtype=np.int64)
+            self._state = {  # one block of iterates (partial_fit appends rows to these lists)
+                "weights": [weights[:-1]],
+                "intercepts": [intercepts[:-1]],
+                "counts": [counts[:-1]],
                 "w": w,
                 "b": b,
                 "c": counts[-1],
             }
+            self._keep(mistakes, stacked=(weights, intercepts, counts))
         else:
             self._state = _start_state(X.shape[1])
-            mistakes = self._epochs(X, y, self.max_iter)
-        self._keep(mistakes)
+            self._keep(self._epochs(X, y, self.max_iter))
 
     def _partial_fit(self, X, y, first):
         if first:
@@ -118,12 +121,17 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
         st.update(w=w, b=b, c=c)
         return np.array(mistakes, dtype=np.int64)
 
-    def _keep(self, mistakes):
-        """The learned attributes: every iterate so far, the current one last, with its count."""
+    def _keep(self, mistakes, stacked=None):
+        """The learned attributes: every iterate so far, the current one last, with its count
+        (``stacked``: those three arrays, already built from the state)."""
         st = self._state
-        self.weights_ = np.array(st["weights"] + [st["w"].copy()])
-        self.intercepts_ = np.array(st["intercepts"] + [st["b"]], dtype=np.float64)
-        self.counts_ = np.array(st["counts"] + [st["c"]], dtype=np.int64)
+        if stacked is None:  # the lists hold single iterates and blocks of them: stack both
+            stacked = (
+                np.vstack([*st["weights"], st["w"].reshape(1, -1)]),
+                np.hstack([*st["intercepts"], st["b"]]).astype(np.float64),
+                np.hstack([*st["counts"], st["c"]]).astype(np.int64),
+            )
+        self.weights_, self.intercepts_, self.counts_ = stacked
         self.last_coef_, self.last_intercept_ = st["w"], float(st["b"])
         self.mistakes_ = np.asarray(mistakes, dtype=np.int64)
         self.n_iter_ = self.mistakes_.shape[0]

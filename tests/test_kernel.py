@@ -185,7 +185,7 @@ def test_the_plain_python_kernel_is_the_compiled_one():
         w, u, mistakes = np.zeros(4), np.zeros(4), np.zeros(5, dtype=np.int64)
         b, c, beta, run, n_log, status = fn(
             X, y, np.full(60, -1.0), np.arange(60), 5, w, 0.0, 1.0, True, True, False,
-            mistakes, 1, u, 0.0, _kernel._NO_LOG, _kernel._NONE, _kernel._NONE,
+            mistakes, 1, u, 0.0, _kernel._NO_LOG, _kernel._NONE, _kernel._NONE, _kernel._NONE,
         )  # fmt: skip
         out.append((w, u, mistakes, (b, c, beta, run, n_log, status)))
     assert out[0][3] == out[1][3]
@@ -300,12 +300,15 @@ def test_plain_sparse_rows_count_training_mistakes_as_dense_rows(plain):
     X[np.abs(X) < 0.5] = 0.0
     S = sp.csr_matrix(X)
     w, b, norms = np.array([0.5, -1.0, 2.0, 0.25]), 0.1, np.full(30, -1.0)
-    dense = plain.training_mistakes(X, y.astype(float), w, b, norms, np.linalg.norm(w), 31)
+    plain.fill_norms(X, norms)
+    assert np.allclose(norms, np.linalg.norm(X, axis=1))
+    buffer = np.empty(30)
+    dense = plain.training_mistakes(X, y.astype(float), w, b, norms, np.linalg.norm(w), 31, buffer)
     assert dense == np.count_nonzero(np.where(X @ w + b >= 0, 1, -1) != y) > 0
     sparse = plain.training_mistakes((S.indptr, S.indices, S.data), y.astype(float), w, b,
-                                     norms, 0.0, 31)  # fmt: skip
+                                     norms, 0.0, 31, buffer)  # fmt: skip
     assert sparse == dense
-    assert plain.training_mistakes(X, y.astype(float), w, b, norms, 1.0, 2) == 2  # stops at 2
+    assert plain.training_mistakes(X, y.astype(float), w, b, norms, 1.0, 2, buffer) == 2  # stops
 
 
 @needs_numba
@@ -326,3 +329,26 @@ def test_plain_loops_raise_on_overflow_as_the_models_do(plain):
     with pytest.raises(ValueError, match="overflow"), np.errstate(over="ignore"):
         plain.multiclass(X, t, 2, eta=1e10, max_iter=3, order="cyclic", fit_intercept=True,
                          rng=None, average=False)  # fmt: skip
+
+
+@needs_numba
+def test_widgets_train_on_the_numpy_loops(monkeypatch):
+    """A widget never waits for numba's compiler (a first call can take seconds): the widgets that
+    fit models run the numpy loops, whose results are the same."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from perclib import _kernel
+    from perclib.widgets.convergence import MarginExplorer
+    from perclib.widgets.ensemble import EnsembleExplorer
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a widget ran the compiled loops")
+
+    for name in ("train", "averaged", "voted", "pocket", "multiclass"):
+        monkeypatch.setattr(_kernel, name, refuse)
+    assert _accel.enabled()
+    with pytest.raises(AssertionError, match="compiled"):  # the spies would catch a model's fit
+        Perceptron().fit([[1.0], [-1.0]], [1, -1])
+    MarginExplorer(30, margin=0.1, seed=3).update()
+    EnsembleExplorer(n_samples=40, random_state=0).fit()

@@ -24,6 +24,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from .. import _accel
 from .. import _validation as V
 from ..averaged import AveragedPerceptron
 from ..datasets import make_noisy
@@ -155,7 +156,8 @@ class EnsembleExplorer:
             "averaged": AveragedPerceptron(**kw),
             "pocket": PocketPerceptron(**kw),
         }
-        with warnings.catch_warnings():
+        # a widget never waits for numba's compiler: the numpy loops (the same results, _accel)
+        with warnings.catch_warnings(), _accel.disabled():
             # noisy data is rarely separable: the last iterate's ConvergenceWarning is expected here
             warnings.simplefilter("ignore", V.ConvergenceWarning)
             for model in models.values():
