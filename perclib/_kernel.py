@@ -273,6 +273,21 @@ def binary_epochs(
 
 
 @jit
+def iterates(X, y, updated, eta, fit_intercept):
+    """The voted perceptron's iterates w_0 = 0, w_1, ..., w_K and their biases, rebuilt from the
+    examples it updated on: w_k = w_(k-1) + (eta y) x, the very additions the loop made."""
+    K, d = updated.shape[0], X.shape[1]
+    W, b = np.zeros((K + 1, d)), np.zeros(K + 1)
+    for k in range(K):
+        i = updated[k]
+        step = eta * y[i]
+        for j in range(d):
+            W[k + 1, j] = W[k, j] + step * X[i, j]
+        b[k + 1] = b[k] + step if fit_intercept else b[k]
+    return W, b
+
+
+@jit
 def multiclass_epochs(
     X,
     t,
@@ -480,9 +495,9 @@ def voted(X, y, *, eta, max_iter, order, fit_intercept, rng):
     """VotedPerceptron's loop: (weights, intercepts, counts, w, b, mistakes), as in _fast (arrays
     here, lists there).
 
-    The kernel logs the counter c of each update; the iterates are rebuilt from the log by the same
-    additions, in the same order (a running sum), and the survival counts are the gaps between
-    successive updates' counters.
+    The kernel logs the counter c of each update and its example; :func:`iterates` rebuilds the
+    iterates from the log by the same additions, in the same order, and the survival counts are
+    the gaps between successive updates' counters.
     """
     n, d = X.shape
     w = np.zeros(d)
@@ -501,16 +516,7 @@ def voted(X, y, *, eta, max_iter, order, fit_intercept, rng):
         log=np.zeros((n, 2), dtype=np.int64),
     )
     t, i = log[:, 0] - 1, log[:, 1]  # the visits (from 0) and the examples of the updates
-    steps = np.empty((t.shape[0] + 1, d))
-    steps[0] = 0.0
-    np.take(X, i, axis=0, out=steps[1:])
-    steps[1:] *= (eta * y[i])[:, None]  # eta y x, the very products the loop added
-    weights = np.cumsum(steps, axis=0, out=steps)  # w_0 = 0, w_k = w_(k-1) + eta y x: the sums
-    intercepts = (
-        np.cumsum(np.concatenate([[0.0], eta * y[i]]))
-        if fit_intercept
-        else np.zeros(t.shape[0] + 1)
-    )
+    weights, intercepts = iterates(X, y, i, eta, fit_intercept)
     counts = np.diff(np.concatenate([[0], t, [max_iter * n]]))
     return weights, intercepts, counts, w, b, list(mistakes)
 
