@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from ._engine import activation, epoch_indices, is_mistake, step_size
+from ._engine import activation, epoch_indices, is_mistake, row_norms, step_size, vector_norm
 
 
 def csr(X):
@@ -35,8 +35,8 @@ def rows(X):
     if sp.issparse(X):
         ptr, ind, val = X.indptr, X.indices, X.data
         pairs = [(ind[ptr[i] : ptr[i + 1]], val[ptr[i] : ptr[i + 1]]) for i in range(X.shape[0])]
-        return pairs, np.array([np.sqrt(np.dot(x, x)) for _, x in pairs])
-    return [(slice(None), X[i]) for i in range(X.shape[0])], np.sqrt(np.einsum("ij,ij->i", X, X))
+        return pairs, np.array([vector_norm(x) for _, x in pairs])
+    return [(slice(None), X[i]) for i in range(X.shape[0])], row_norms(X)
 
 
 def epochs(

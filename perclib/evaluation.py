@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validation as V
-from ._engine import activation, epoch_indices, predict_sign, scores
+from ._engine import activation, epoch_indices, predict_sign, row_norms, scores
 
 #: The four answers compared in notebook 06, in the order they are drawn.
 METHODS = ("last", "voted", "averaged", "pocket")
@@ -181,7 +181,7 @@ def epoch_errors(
     V.check_choice(order, "order", V.ORDERS[:2])
     rng = V.check_random_state(random_state)
     n, d = X.shape
-    x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
+    x_norms = row_norms(X)
 
     def training_mistakes(w, b):
         return int(np.count_nonzero(predict_sign(scores(X, w, b, x_norms)) != y))

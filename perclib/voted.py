@@ -6,7 +6,7 @@ import numpy as np
 
 from . import _accel
 from ._base import BinaryLinearModel, OnlineMixin
-from ._engine import activation, epoch_indices, predict_sign
+from ._engine import activation, epoch_indices, predict_sign, row_norms
 
 
 class VotedPerceptron(OnlineMixin, BinaryLinearModel):
@@ -99,7 +99,7 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
         """The reference loop: ``max_iter`` epochs from the state in ``_state``;
         the updates per epoch."""
         st, eta = self._state, float(self.eta)
-        x_norms = np.sqrt(np.einsum("ij,ij->i", X, X))
+        x_norms = row_norms(X)
         w, b, c = st["w"], st["b"], st["c"]
         mistakes = []
         for _ in range(max_iter):
