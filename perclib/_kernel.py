@@ -155,33 +155,34 @@ def norm(X, i):
 
 
 @jit
-def training_mistakes(X, y, w, b, x_norms, w_norm, stop_at, scores):
-    """The training mistakes of (w, b) (sign(0) = +1), counted up to ``stop_at``.
+def training_mistakes(X, y, w, b, x_norms, x_norm_max, w_norm, stop_at, scores):
+    """The training mistakes of (w, b) (sign(0) = +1); the count stops once it reaches
+    ``stop_at`` (checked every 256 rows, so it may pass it a little).
 
     One product ``X @ w`` (BLAS, into the buffer ``scores``) scores every dense row; only a score
-    within the largest row's tie band is looked at again (within its own row's band, it is summed
-    from left to right, as in :func:`binary_epochs`). ``x_norms`` must hold every row's norm.
-    Sparse rows are summed from left to right.
+    within the band of the longest row (``x_norm_max``) is looked at again: within its own row's
+    band, it is summed from left to right, as in :func:`binary_epochs`. Sparse rows are summed
+    from left to right.
     """
     w_row = w.reshape(1, w.shape[0])
     m = 0
     if isinstance(X, tuple):
         for i in range(y.shape[0]):
-            if (1.0 if seq_dot(w_row, 0, X, i) + b >= 0 else -1.0) != y[i]:
-                m += 1
-                if m >= stop_at:
-                    break
-        return m
-    np.dot(X, w, scores)
-    wide = tie_band(w_norm, x_norms.max(), w.shape[0])  # every row's band is within this one
-    for i in range(y.shape[0]):
-        a = scores[i] + b
-        if not abs(a) > wide and not abs(a) > tie_band(w_norm, x_norms[i], w.shape[0]):
-            a = seq_dot(w_row, 0, X, i) + b
-        if (1.0 if a >= 0 else -1.0) != y[i]:
-            m += 1
+            m += (seq_dot(w_row, 0, X, i) + b >= 0) != (y[i] > 0)
             if m >= stop_at:
                 break
+        return m
+    np.dot(X, w, scores)
+    wide = tie_band(w_norm, x_norm_max, w.shape[0])  # every row's band is within this one
+    n = y.shape[0]
+    for lo in range(0, n, 256):
+        for i in range(lo, min(lo + 256, n)):
+            a = scores[i] + b
+            if not abs(a) > wide and not abs(a) > tie_band(w_norm, x_norms[i], w.shape[0]):
+                a = seq_dot(w_row, 0, X, i) + b
+            m += (a >= 0) != (y[i] > 0)  # y_hat = sign(a), sign(0) = +1
+        if m >= stop_at:
+            break
     return m
 
 
@@ -220,10 +221,10 @@ def binary_epochs(
     ``w`` (and ``u``, ``pocket_w``, ``log``) are updated in place; ``mistakes[e]`` gets the updates
     of epoch e. ``c`` is CIML's counter (visits so far + 1). Averaging is on when ``u`` has d
     entries (empty: off); the pocket is on when ``pocket_w`` has d entries, with ``pocket`` =
-    [its b, its training mistakes], ``x_norms`` complete and ``scores`` a buffer of n entries (each
-    update costs one ``X @ w`` and one pass over its n scores). ``log`` receives, for each update,
-    the counter c at which it happened and the example's index, one row per update: it must have a
-    row for every visit, or none (nothing is logged).
+    [its b, its training mistakes, the largest row norm], ``x_norms`` complete and ``scores`` a
+    buffer of n entries (each update costs one ``X @ w`` and one pass over its n scores). ``log``
+    receives, for each update, the counter c at which it happened and the example's index, one row
+    per update: it must have a row for every visit, or none (nothing is logged).
 
     Returns (b, c, beta, epochs run, updates logged, status).
     """
@@ -260,7 +261,7 @@ def binary_epochs(
                     log[n_log, 0], log[n_log, 1] = c, i
                     n_log += 1
                 if keep_pocket:  # the new weights go in the pocket if they make fewer mistakes
-                    m = training_mistakes(X, y, w, b, x_norms, w_norm, pocket[1], scores)
+                    m = training_mistakes(X, y, w, b, x_norms, pocket[2], w_norm, pocket[1], scores)
                     if m < pocket[1]:
                         pocket_w[:] = w
                         pocket[0], pocket[1] = b, m
@@ -543,8 +544,8 @@ def pocket(X, y, *, eta, max_iter, order, rule, fit_intercept, rng):
     w, pocket_w = np.zeros(d), np.zeros(d)
     x_norms = np.full(n, -1.0)
     fill_norms(X, x_norms)  # the count of mistakes reads them all
-    start = training_mistakes(X, y, w, 0.0, x_norms, 0.0, n + 1, np.empty(n))
-    state = np.array([0.0, float(start)])
+    start = training_mistakes(X, y, w, 0.0, x_norms, x_norms.max(), 0.0, n + 1, np.empty(n))
+    state = np.array([0.0, float(start), x_norms.max()])
     b, _, _, mistakes, _ = _epochs(
         X,
         y,

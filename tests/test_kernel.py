@@ -303,12 +303,19 @@ def test_plain_sparse_rows_count_training_mistakes_as_dense_rows(plain):
     plain.fill_norms(X, norms)
     assert np.allclose(norms, np.linalg.norm(X, axis=1))
     buffer = np.empty(30)
-    dense = plain.training_mistakes(X, y.astype(float), w, b, norms, np.linalg.norm(w), 31, buffer)
+    w_norm, x_max = np.linalg.norm(w), norms.max()
+    dense = plain.training_mistakes(X, y.astype(float), w, b, norms, x_max, w_norm, 31, buffer)
     assert dense == np.count_nonzero(np.where(X @ w + b >= 0, 1, -1) != y) > 0
     sparse = plain.training_mistakes((S.indptr, S.indices, S.data), y.astype(float), w, b,
-                                     norms, 0.0, 31, buffer)  # fmt: skip
+                                     norms, 0.0, 0.0, 31, buffer)  # fmt: skip
     assert sparse == dense
-    assert plain.training_mistakes(X, y.astype(float), w, b, norms, 1.0, 2, buffer) == 2  # stops
+    # the count stops after the first block of 256 rows that brings it to stop_at
+    X2, y2 = np.tile(X, (30, 1)), np.tile(y.astype(float), 30)  # 900 rows
+    norms2, buffer2 = np.tile(norms, 30), np.empty(900)
+    full = plain.training_mistakes(X2, y2, w, b, norms2, x_max, w_norm, 901, buffer2)
+    assert full == 30 * dense
+    stopped = plain.training_mistakes(X2, y2, w, b, norms2, x_max, w_norm, 2, buffer2)
+    assert 2 <= stopped < full
 
 
 @needs_numba
