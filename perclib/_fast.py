@@ -1,4 +1,8 @@
-"""Fast paths for the perceptron family: the reference loop's decisions and weights, bit for bit.
+"""The numpy paths of the perceptron family: the reference loop's decisions and weights, exactly.
+
+The models run these when numba is not installed (or ``PERCLIB_ACCEL=0``; :mod:`perclib._accel`),
+and the compiled loops of :mod:`perclib._kernel` otherwise: both give the same results. The numpy
+paths are fast while mistakes are rare (separable data); each mistake costs Python-level work.
 
 The reference (:func:`perclib._engine.train`, and the loops written out in ``averaged.py``,
 ``voted.py`` and ``multiclass.py``) visits one example at a time. Here the examples are still
