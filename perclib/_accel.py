@@ -46,9 +46,15 @@ def disabled():
         _on = before
 
 
-def engine():
+def engine(reference=False):
     """The module whose loops the models run now: :mod:`perclib._kernel` (compiled) when
-    :func:`enabled`, else :mod:`perclib._fast` (numpy). Both give the same results, bit for bit."""
+    :func:`enabled`, else :mod:`perclib._fast` (numpy); with ``reference``,
+    :mod:`perclib._reference` (the plain loops the tests compare them with). All three give the
+    same results, bit for bit."""
+    if reference:
+        from . import _reference
+
+        return _reference
     if _on:
         from . import _kernel
 

@@ -223,12 +223,13 @@ def train(
 
     A sparse X (CSR) runs :func:`perclib._online.epochs`, which touches only each row's nonzeros.
     """
-    if sp.issparse(X):
-        b, mistakes, converged = _online.epochs(
+    if sp.issparse(X):  # the reference's own sparse loop: it touches only each row's nonzeros
+        from ._reference import train as sparse_train
+
+        return sparse_train(
             X, y, w, b, eta=eta, max_iter=max_iter, order=order, rule=rule,
             fit_intercept=fit_intercept, rng=rng,
         )  # fmt: skip
-        return b, mistakes.shape[0], int(mistakes.sum()), converged, mistakes
     if record is not None:
         raise ValueError("the fast path keeps no history; record=True uses the reference loop")
     n = X.shape[0]
@@ -422,37 +423,9 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
     return W, b, U, beta, len(mistakes) * n + 1, mistakes, converged
 
 
-def pocket(X, y, *, eta, max_iter, order, rule, fit_intercept, rng, reference=False):
-    """PocketPerceptron's loop: (w, b, pocket w, pocket b, pocket mistakes, n_iter, n_updates,
-    converged, mistakes). ``reference=True`` runs the plain per-sample loop of
-    :func:`perclib._engine.train` instead of the scan (the same results)."""
-    from ._engine import predict_sign
-    from ._engine import train as reference_train
+def pocket(X, y, **kw):
+    """PocketPerceptron's loop (:func:`perclib._reference.pocket_with` on the scan's ``train``):
+    (w, b, pocket w, pocket b, pocket mistakes, n_iter, n_updates, converged, mistakes)."""
+    from ._reference import pocket_with
 
-    x_norms = row_norms(X)
-
-    def training_mistakes(w, b):
-        return int(np.count_nonzero(predict_sign(scores(X, w, b, x_norms)) != y))
-
-    w = np.zeros(X.shape[1])
-    best = {"w": w.copy(), "b": 0.0, "mistakes": training_mistakes(w, 0.0)}
-
-    def on_update(w, b):
-        m = training_mistakes(w, b)
-        if m < best["mistakes"]:
-            best.update(w=w.copy(), b=float(b), mistakes=m)
-
-    b, n_iter, n_updates, converged, mistakes = (reference_train if reference else train)(
-        X,
-        y,
-        w,
-        0.0,
-        eta=eta,
-        max_iter=max_iter,
-        order=order,
-        rule=rule,
-        fit_intercept=fit_intercept,
-        rng=rng,
-        on_update=on_update,
-    )
-    return (w, b, best["w"], best["b"], best["mistakes"], n_iter, n_updates, converged, mistakes)
+    return pocket_with(train, X, y, **kw)

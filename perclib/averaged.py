@@ -76,22 +76,17 @@ class AveragedPerceptron(OnlineMixin, BinaryLinearModel):
 
     def _fit(self, X, y):
         """Run ``max_iter`` epochs and keep the average of the iterates."""
-        d = X.shape[1]
-        if not self._reference:  # the compiled or numpy loops (_accel): the reference's results
-            w, b, u, beta, c, mistakes = _accel.engine().averaged(
-                X,
-                y,
-                eta=float(self.eta),
-                max_iter=self.max_iter,
-                order=self.order,
-                fit_intercept=self.fit_intercept,
-                rng=self._rng,
-            )
-            self._state = {"u": u, "beta": beta, "c": c}
-        else:
-            self._state = {"u": np.zeros(d), "beta": 0.0, "c": 1}
-            w, b, mistakes = np.zeros(d), 0.0, np.zeros(0, dtype=np.int64)
-            b, mistakes = self._epochs(X, y, w, b, self.max_iter, mistakes)
+        # compiled, numpy or reference loops (_accel): the same results
+        w, b, u, beta, c, mistakes = _accel.engine(self._reference).averaged(
+            X,
+            y,
+            eta=float(self.eta),
+            max_iter=self.max_iter,
+            order=self.order,
+            fit_intercept=self.fit_intercept,
+            rng=self._rng,
+        )
+        self._state = {"u": u, "beta": beta, "c": c}
         self._keep(w, b, mistakes)
 
     def _partial_fit(self, X, y, first):

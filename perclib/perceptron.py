@@ -9,7 +9,7 @@ from typing import ClassVar
 import numpy as np
 import scipy.sparse as sp
 
-from . import _accel, _online
+from . import _accel
 from . import _validation as V
 from ._base import ORDER_AND_RULE, BinaryLinearModel, OnlineMixin
 from ._engine import train
@@ -154,21 +154,11 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
                 "order='random-mistake' and record=True need a dense X "
                 "(for example X.toarray()); sparse X runs the cyclic or shuffled epochs."
             )
-        if self.record or self._reference:  # the plain loop (for sparse X, _online's)
-            loop = partial(
-                _online.epochs if sp.issparse(X) else train,
-                **(
-                    {}
-                    if sp.issparse(X)
-                    else {
-                        "record": self.history_ if self.record else None,
-                        "epoch_offset": self.n_iter_,
-                    }
-                ),
-            )
-        else:  # the compiled or numpy loops (_accel): the reference's results, bit for bit
-            loop = _accel.engine().train
-        out = loop(
+        if self.record:  # the reference loop, keeping every step
+            loop = partial(train, record=self.history_, epoch_offset=self.n_iter_)
+        else:  # compiled, numpy or reference loops (_accel): the same results, bit for bit
+            loop = _accel.engine(self._reference).train
+        b, n_iter, n_updates, converged, mistakes = loop(
             X,
             y,
             w,
@@ -180,11 +170,6 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
             fit_intercept=self.fit_intercept,
             rng=self._rng,
         )
-        if len(out) == 3:  # _online.epochs: (b, mistakes, converged)
-            b, mistakes, converged = out
-            n_iter, n_updates = mistakes.shape[0], int(mistakes.sum())
-        else:
-            b, n_iter, n_updates, converged, mistakes = out
         self.coef_ = w
         self.intercept_ = float(b)
         self.n_iter_ += n_iter

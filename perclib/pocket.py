@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import ClassVar
 
-from . import _accel, _fast
+from . import _accel
 from ._base import ORDER_AND_RULE, BinaryLinearModel
 
 
@@ -74,7 +73,7 @@ class PocketPerceptron(BinaryLinearModel):
 
     def _fit(self, X, y):
         """Train and keep the best weights seen."""
-        loop = partial(_fast.pocket, reference=True) if self._reference else _accel.engine().pocket
+        loop = _accel.engine(self._reference).pocket  # compiled, numpy or reference: one result
         w, b, pw, pb, pm, n_iter, n_updates, converged, mistakes = loop(
             X,
             y,

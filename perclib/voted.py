@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _accel
+from . import _accel, _reference
 from ._base import BinaryLinearModel, OnlineMixin
-from ._engine import activation, epoch_indices, predict_sign, row_norms
+from ._engine import predict_sign
 
 
 class VotedPerceptron(OnlineMixin, BinaryLinearModel):
@@ -63,63 +63,44 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
 
     def _fit(self, X, y):
         """Run ``max_iter`` epochs, keeping every iterate and its survival count."""
-        if not self._reference:  # the same mistakes, weights and counts, found block by block
-            weights, intercepts, counts, w, b, mistakes = _accel.engine().voted(
-                X,
-                y,
-                eta=float(self.eta),
-                max_iter=self.max_iter,
-                order=self.order,
-                fit_intercept=self.fit_intercept,
-                rng=self._rng,
-            )
-            weights = np.asarray(weights)  # every iterate, the last one w included
-            intercepts = np.asarray(intercepts, dtype=np.float64)
-            counts = np.asarray(counts, dtype=np.int64)
-            self._state = {  # one block of iterates (partial_fit appends rows to these lists)
-                "weights": [weights[:-1]],
-                "intercepts": [intercepts[:-1]],
-                "counts": [counts[:-1]],
-                "w": w,
-                "b": b,
-                "c": counts[-1],
-            }
-            self._keep(mistakes, stacked=(weights, intercepts, counts))
-        else:
-            self._state = _start_state(X.shape[1])
-            self._keep(self._epochs(X, y, self.max_iter))
+        # compiled, numpy or reference loops (_accel): the same iterates and counts
+        weights, intercepts, counts, w, b, mistakes = _accel.engine(self._reference).voted(
+            X,
+            y,
+            eta=float(self.eta),
+            max_iter=self.max_iter,
+            order=self.order,
+            fit_intercept=self.fit_intercept,
+            rng=self._rng,
+        )
+        weights = np.asarray(weights)  # every iterate, the last one w included
+        intercepts = np.asarray(intercepts, dtype=np.float64)
+        counts = np.asarray(counts, dtype=np.int64)
+        self._state = {  # one block of iterates (partial_fit appends rows to these lists)
+            "weights": [weights[:-1]],
+            "intercepts": [intercepts[:-1]],
+            "counts": [counts[:-1]],
+            "w": w,
+            "b": b,
+            "c": counts[-1],
+        }
+        self._keep(mistakes, stacked=(weights, intercepts, counts))
 
     def _partial_fit(self, X, y, first):
         if first:
-            self._state = _start_state(X.shape[1])
+            self._state = _reference.voted_start(X.shape[1])
             self.mistakes_ = np.zeros(0, dtype=np.int64)
-        self._keep(np.concatenate([self.mistakes_, self._epochs(X, y, 1)]))
-
-    def _epochs(self, X, y, max_iter):
-        """The reference loop: ``max_iter`` epochs from the state in ``_state``;
-        the updates per epoch."""
-        st, eta = self._state, float(self.eta)
-        x_norms = row_norms(X)
-        w, b, c = st["w"], st["b"], st["c"]
-        mistakes = []
-        for _ in range(max_iter):
-            updates = 0
-            for i in epoch_indices(X.shape[0], self.order, self._rng):
-                x = X[i]
-                if y[i] * activation(w, b, x, x_norms[i]) <= 0:
-                    st["weights"].append(w.copy())
-                    st["intercepts"].append(b)
-                    st["counts"].append(c)
-                    w = w + (eta * y[i]) * x
-                    if self.fit_intercept:
-                        b += eta * y[i]
-                    c = 1
-                    updates += 1
-                else:
-                    c += 1
-            mistakes.append(updates)
-        st.update(w=w, b=b, c=c)
-        return np.array(mistakes, dtype=np.int64)
+        new = _reference.voted_epochs(
+            X,
+            y,
+            self._state,
+            eta=float(self.eta),
+            max_iter=1,
+            order=self.order,
+            fit_intercept=self.fit_intercept,
+            rng=self._rng,
+        )
+        self._keep(np.concatenate([self.mistakes_, new]))
 
     def _keep(self, mistakes, stacked=None):
         """The learned attributes: every iterate so far, the current one last, with its count
@@ -144,8 +125,3 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
         X = self._check_X(X)
         signs = predict_sign(X @ self.weights_.T + self.intercepts_)
         return signs @ self.counts_.astype(np.float64)
-
-
-def _start_state(d):
-    """w_1 = 0, b_1 = 0 with no survivals yet, and no earlier iterates."""
-    return {"weights": [], "intercepts": [], "counts": [], "w": np.zeros(d), "b": 0.0, "c": 0}

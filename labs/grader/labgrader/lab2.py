@@ -19,6 +19,7 @@ PERCEPTRON = (
     "perclib._fast",
     "perclib._kernel",
     "perclib._online",
+    "perclib._reference",
 )
 
 

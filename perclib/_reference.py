@@ -1,0 +1,122 @@
+"""The reference loops: the plain per-example loops that mirror the notes' pseudocode.
+
+Each function has the signature and the results of its namesake in :mod:`perclib._kernel` (the
+compiled loops) and :mod:`perclib._fast` (the numpy loops), so that a model asks
+:func:`perclib._accel.engine` for the three in one way; ``engine(reference=True)`` gives these.
+The tests set a model's private ``_reference`` flag to run them and compare: the fast paths must
+reproduce them bit for bit. ``partial_fit`` runs them too (one epoch from the current state).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from . import _online
+from ._engine import activation, epoch_indices, predict_sign, row_norms, scores
+from ._engine import train as _train
+
+
+def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, on_update=None):
+    """The perceptron from (w, b), w in place: (b, n_iter, n_updates, converged, mistakes).
+
+    Dense X runs :func:`perclib._engine.train`; a CSR matrix :func:`perclib._online.epochs`,
+    which touches only each row's nonzeros (and calls no ``on_update``).
+    """
+    if sp.issparse(X):
+        b, mistakes, converged = _online.epochs(
+            X, y, w, b, eta=eta, max_iter=max_iter, order=order, rule=rule,
+            fit_intercept=fit_intercept, rng=rng,
+        )  # fmt: skip
+        return b, mistakes.shape[0], int(mistakes.sum()), converged, mistakes
+    return _train(
+        X, y, w, b, eta=eta, max_iter=max_iter, order=order, rule=rule,
+        fit_intercept=fit_intercept, rng=rng, on_update=on_update,
+    )  # fmt: skip
+
+
+def averaged(X, y, *, eta, max_iter, order, fit_intercept, rng):
+    """CIML's AveragedPerceptronTrain: (w, b, u, beta, c, mistakes)."""
+    d = X.shape[1]
+    w, state = np.zeros(d), {"u": np.zeros(d), "beta": 0.0, "c": 1}
+    b, mistakes, _ = _online.epochs(
+        X, y, w, 0.0, eta=eta, max_iter=max_iter, order=order, fit_intercept=fit_intercept,
+        rng=rng, average=state, stop_when_clean=False,
+    )  # fmt: skip
+    return w, b, state["u"], state["beta"], state["c"], list(mistakes)
+
+
+def voted_start(d):
+    """The voted perceptron's state before any example: w_1 = 0, b_1 = 0, no survivals yet."""
+    return {"weights": [], "intercepts": [], "counts": [], "w": np.zeros(d), "b": 0.0, "c": 0}
+
+
+def voted_epochs(X, y, state, *, eta, max_iter, order, fit_intercept, rng):
+    """``max_iter`` epochs of the voted perceptron from ``state`` (updated in place); returns the
+    updates per epoch. Each replaced iterate joins ``state``'s lists with its survival count."""
+    x_norms = row_norms(X)
+    w, b, c = state["w"], state["b"], state["c"]
+    mistakes = []
+    for _ in range(max_iter):
+        updates = 0
+        for i in epoch_indices(X.shape[0], order, rng):
+            x = X[i]
+            if y[i] * activation(w, b, x, x_norms[i]) <= 0:
+                state["weights"].append(w.copy())
+                state["intercepts"].append(b)
+                state["counts"].append(c)
+                w = w + (eta * y[i]) * x
+                if fit_intercept:
+                    b += eta * y[i]
+                c = 1
+                updates += 1
+            else:
+                c += 1
+        mistakes.append(updates)
+    state.update(w=w, b=b, c=c)
+    return np.array(mistakes, dtype=np.int64)
+
+
+def voted(X, y, *, eta, max_iter, order, fit_intercept, rng):
+    """The voted perceptron: (weights, intercepts, counts, w, b, mistakes), the last iterate w
+    included in the lists."""
+    state = voted_start(X.shape[1])
+    mistakes = voted_epochs(
+        X, y, state, eta=eta, max_iter=max_iter, order=order, fit_intercept=fit_intercept, rng=rng
+    )
+    return (
+        state["weights"] + [state["w"]],
+        state["intercepts"] + [state["b"]],
+        state["counts"] + [state["c"]],
+        state["w"],
+        state["b"],
+        list(mistakes),
+    )
+
+
+def pocket_with(loop, X, y, *, eta, max_iter, order, rule, fit_intercept, rng):
+    """The pocket algorithm on the perceptron ``loop`` (a ``train`` that calls ``on_update``):
+    (w, b, pocket w, pocket b, pocket mistakes, n_iter, n_updates, converged, mistakes)."""
+    x_norms = row_norms(X)
+
+    def training_mistakes(w, b):
+        return int(np.count_nonzero(predict_sign(scores(X, w, b, x_norms)) != y))
+
+    w = np.zeros(X.shape[1])
+    best = {"w": w.copy(), "b": 0.0, "mistakes": training_mistakes(w, 0.0)}
+
+    def on_update(w, b):
+        m = training_mistakes(w, b)
+        if m < best["mistakes"]:
+            best.update(w=w.copy(), b=float(b), mistakes=m)
+
+    b, n_iter, n_updates, converged, mistakes = loop(
+        X, y, w, 0.0, eta=eta, max_iter=max_iter, order=order, rule=rule,
+        fit_intercept=fit_intercept, rng=rng, on_update=on_update,
+    )  # fmt: skip
+    return (w, b, best["w"], best["b"], best["mistakes"], n_iter, n_updates, converged, mistakes)
+
+
+def pocket(X, y, **kw):
+    """The pocket algorithm on the reference perceptron loop (:func:`pocket_with`)."""
+    return pocket_with(train, X, y, **kw)
