@@ -50,6 +50,21 @@ class Step:
     b: float
 
 
+@dataclass(frozen=True)
+class MultiStep:
+    """One visited example of a recorded multi-class fit (``record=True``)."""
+
+    epoch: int
+    index: int
+    x: np.ndarray
+    y: int  # index of the true class in classes_
+    scores: np.ndarray
+    y_hat: int  # index of the predicted class (first argmax)
+    updated: bool
+    W: np.ndarray  # weights after the step, shape (n_classes, n_features)
+    b: np.ndarray  # biases after the step, shape (n_classes,)
+
+
 def _seq_dot(w, x):
     """w.x summed from left to right, as scikit-learn's WeightVector.dot does."""
     s = 0.0

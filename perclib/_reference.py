@@ -13,7 +13,15 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _online
-from ._engine import activation, epoch_indices, predict_sign, row_norms, scores
+from ._engine import (
+    MultiStep,
+    activation,
+    class_scores,
+    epoch_indices,
+    predict_sign,
+    row_norms,
+    scores,
+)
 from ._engine import train as _train
 
 
@@ -120,3 +128,64 @@ def pocket_with(loop, X, y, *, eta, max_iter, order, rule, fit_intercept, rng):
 def pocket(X, y, **kw):
     """The pocket algorithm on the reference perceptron loop (:func:`pocket_with`)."""
     return pocket_with(train, X, y, **kw)
+
+
+def multiclass_start(n_classes, d):
+    """The multi-class perceptron's state before any example: W, b, CIML's sums U, beta, c = 1."""
+    return {
+        "W": np.zeros((n_classes, d)),
+        "b": np.zeros(n_classes),
+        "U": np.zeros((n_classes, d)),
+        "beta": np.zeros(n_classes),
+        "c": 1,
+    }
+
+
+def multiclass_epochs(
+    X, yi, state, *, eta, max_iter, order, fit_intercept, rng, stop_when_clean, history=None
+):
+    """Up to ``max_iter`` epochs of the multi-class perceptron from ``state`` (updated in place);
+    returns (mistakes per epoch, converged). ``history``: a list to append a
+    :class:`perclib.multiclass.MultiStep` to for each visited example, or None."""
+    W, b, U, beta = state["W"], state["b"], state["U"], state["beta"]
+    epoch0 = history[-1].epoch if history else 0
+    mistakes, converged = [], False
+    x_norms = row_norms(X)
+    for epoch in range(epoch0 + 1, epoch0 + max_iter + 1):
+        updates = 0
+        for i in epoch_indices(X.shape[0], order, rng):
+            x, t, c = X[i], int(yi[i]), state["c"]
+            s, p = class_scores(W, b, x, x_norms[i], row_norms(W))
+            if p != t:
+                W[t] += eta * x
+                W[p] -= eta * x
+                U[t] += (eta * c) * x
+                U[p] -= (eta * c) * x
+                if fit_intercept:
+                    b[t] += eta
+                    b[p] -= eta
+                    beta[t] += eta * c
+                    beta[p] -= eta * c
+                updates += 1
+            state["c"] = c + 1
+            if history is not None:
+                history.append(
+                    MultiStep(epoch, int(i), x.copy(), t, s, p, p != t, W.copy(), b.copy())
+                )
+        mistakes.append(updates)
+        if updates == 0 and stop_when_clean:
+            converged = True
+            break
+    return np.array(mistakes, dtype=np.int64), converged
+
+
+def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, average):
+    """The multi-class perceptron from zero: (W, b, U, beta, c, mistakes, converged)."""
+    state = multiclass_start(n_classes, X.shape[1])
+    mistakes, converged = multiclass_epochs(
+        X, yi, state, eta=eta, max_iter=max_iter, order=order, fit_intercept=fit_intercept,
+        rng=rng, stop_when_clean=not average,
+    )  # fmt: skip
+    return (
+        state["W"], state["b"], state["U"], state["beta"], state["c"], list(mistakes), converged
+    )  # fmt: skip

@@ -3,30 +3,13 @@
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
-from . import _accel
+from . import _accel, _reference
 from . import _validation as V
 from ._base import BaseModel, OnlineMixin
-from ._engine import class_scores, epoch_indices, row_norms
-
-
-@dataclass(frozen=True)
-class MultiStep:
-    """One visited example of a recorded multi-class fit (``record=True``)."""
-
-    epoch: int
-    index: int
-    x: np.ndarray
-    y: int  # index of the true class in classes_
-    scores: np.ndarray
-    y_hat: int  # index of the predicted class (first argmax)
-    updated: bool
-    W: np.ndarray  # weights after the step, shape (n_classes, n_features)
-    b: np.ndarray  # biases after the step, shape (n_classes,)
 
 
 class MulticlassPerceptron(OnlineMixin, BaseModel):
@@ -104,10 +87,12 @@ class MulticlassPerceptron(OnlineMixin, BaseModel):
     def _fit(self, X, yi):
         """Train on (X, y) with at least two classes (y as indices into ``classes_``)."""
         self._begin(X.shape[1])
-        if not (
-            self.record or self._reference
-        ):  # the same mistakes and weights, found block by block
-            W, b, U, beta, c, mistakes, converged = _accel.engine().multiclass(
+        if self.record:  # the reference loop, keeping every step
+            mistakes, converged = self._epochs(
+                X, yi, self.max_iter, stop_when_clean=not self.average
+            )
+        else:  # compiled, numpy or reference loops (_accel): the same results, bit for bit
+            W, b, U, beta, c, mistakes, converged = _accel.engine(self._reference).multiclass(
                 X,
                 yi,
                 self.classes_.shape[0],
@@ -119,10 +104,6 @@ class MulticlassPerceptron(OnlineMixin, BaseModel):
                 average=self.average,
             )
             self._state = {"W": W, "b": b, "U": U, "beta": beta, "c": c}
-        else:
-            mistakes, converged = self._epochs(
-                X, yi, self.max_iter, stop_when_clean=not self.average
-            )
         self._keep(mistakes)
         self.converged_ = converged or self.converged_
         if not self.average and not converged:
@@ -142,52 +123,24 @@ class MulticlassPerceptron(OnlineMixin, BaseModel):
         self._keep(np.concatenate([self.mistakes_, mistakes]))
 
     def _begin(self, d):
-        K = self.classes_.shape[0]
-        self._state = {
-            "W": np.zeros((K, d)),
-            "b": np.zeros(K),
-            "U": np.zeros((K, d)),
-            "beta": np.zeros(K),
-            "c": 1,
-        }
+        self._state = _reference.multiclass_start(self.classes_.shape[0], d)
         if self.record:
             self.history_ = []
 
     def _epochs(self, X, yi, max_iter, *, stop_when_clean):
-        """The reference loop: ``max_iter`` epochs from the state in ``_state``;
-        (mistakes, converged)."""
-        eta, fit_intercept, st = float(self.eta), self.fit_intercept, self._state
-        W, b, U, beta = st["W"], st["b"], st["U"], st["beta"]
-        history = self.history_ if self.record else None
-        epoch0 = history[-1].epoch if history else 0
-        mistakes, converged = [], False
-        x_norms = row_norms(X)
-        for epoch in range(epoch0 + 1, epoch0 + max_iter + 1):
-            updates = 0
-            for i in epoch_indices(X.shape[0], self.order, self._rng):
-                x, t, c = X[i], int(yi[i]), st["c"]
-                s, p = class_scores(W, b, x, x_norms[i], row_norms(W))
-                if p != t:
-                    W[t] += eta * x
-                    W[p] -= eta * x
-                    U[t] += (eta * c) * x
-                    U[p] -= (eta * c) * x
-                    if fit_intercept:
-                        b[t] += eta
-                        b[p] -= eta
-                        beta[t] += eta * c
-                        beta[p] -= eta * c
-                    updates += 1
-                st["c"] = c + 1
-                if history is not None:
-                    history.append(
-                        MultiStep(epoch, int(i), x.copy(), t, s, p, p != t, W.copy(), b.copy())
-                    )
-            mistakes.append(updates)
-            if updates == 0 and stop_when_clean:
-                converged = True
-                break
-        return np.array(mistakes, dtype=np.int64), converged
+        """The reference loop (record and partial_fit): ``max_iter`` epochs from ``_state``."""
+        return _reference.multiclass_epochs(
+            X,
+            yi,
+            self._state,
+            eta=float(self.eta),
+            max_iter=max_iter,
+            order=self.order,
+            fit_intercept=self.fit_intercept,
+            rng=self._rng,
+            stop_when_clean=stop_when_clean,
+            history=self.history_ if self.record else None,
+        )
 
     def _keep(self, mistakes):
         """The learned attributes from the state:
