@@ -51,7 +51,7 @@ import math
 import numpy as np
 import scipy.sparse as sp
 
-from . import _online
+from . import _reference
 from ._engine import (
     _BIG,
     _seq_dot,
@@ -221,12 +221,10 @@ def train(
 ):
     """:func:`perclib._engine.train` without ``record``: the same results, scored block by block.
 
-    A sparse X (CSR) runs :func:`perclib._online.epochs`, which touches only each row's nonzeros.
+    A sparse X (CSR) runs :func:`perclib._reference.train`, which touches only each row's nonzeros.
     """
     if sp.issparse(X):  # the reference's own sparse loop: it touches only each row's nonzeros
-        from ._reference import train as sparse_train
-
-        return sparse_train(
+        return _reference.train(
             X, y, w, b, eta=eta, max_iter=max_iter, order=order, rule=rule,
             fit_intercept=fit_intercept, rng=rng,
         )  # fmt: skip
@@ -277,13 +275,10 @@ def averaged(X, y, *, eta, max_iter, order, fit_intercept, rng):
     the counter is c = t + 1, so ``u`` and ``beta`` get the reference's very increments.
     """
     n, d = X.shape
-    if sp.issparse(X):  # touching only each row's nonzeros
-        w, state = np.zeros(d), {"u": np.zeros(d), "beta": 0.0, "c": 1}
-        b, mistakes, _ = _online.epochs(
-            X, y, w, 0.0, eta=eta, max_iter=max_iter, order=order,
-            fit_intercept=fit_intercept, rng=rng, average=state, stop_when_clean=False,
-        )  # fmt: skip
-        return w, b, state["u"], state["beta"], state["c"], list(mistakes)
+    if sp.issparse(X):  # the reference's own sparse loop: it touches only each row's nonzeros
+        return _reference.averaged(
+            X, y, eta=eta, max_iter=max_iter, order=order, fit_intercept=fit_intercept, rng=rng
+        )
     scan = _Scan(X, y, np.zeros(d), 0.0, eta=eta, rule="margin", fit_intercept=fit_intercept)
     u, beta = np.zeros(d), 0.0
     mistakes = []
@@ -426,6 +421,4 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
 def pocket(X, y, **kw):
     """PocketPerceptron's loop (:func:`perclib._reference.pocket_with` on the scan's ``train``):
     (w, b, pocket w, pocket b, pocket mistakes, n_iter, n_updates, converged, mistakes)."""
-    from ._reference import pocket_with
-
-    return pocket_with(train, X, y, **kw)
+    return _reference.pocket_with(train, X, y, **kw)

@@ -359,3 +359,20 @@ def test_widgets_train_on_the_numpy_loops(monkeypatch):
         Perceptron().fit([[1.0], [-1.0]], [1, -1])
     MarginExplorer(30, margin=0.1, seed=3).update()
     EnsembleExplorer(n_samples=40, random_state=0).fit()
+
+
+@pytest.mark.parametrize("model", [Perceptron, AveragedPerceptron])
+@pytest.mark.parametrize("order", ["cyclic", "shuffle"])
+def test_sparse_input_gives_the_same_fit_on_every_path(model, order):
+    """A CSR X: the compiled loop, the numpy path and the reference touch only the nonzeros, and
+    agree with each other and with the dense fit."""
+    import scipy.sparse as sp
+
+    X, y = _data(120, 30, 0.1, 0.0, seed=8)
+    X[np.abs(X) < 1.0] = 0.0  # about two thirds zeros
+    est = model(max_iter=6, order=order, random_state=4)
+    dense = _fit(est, X, y, "numpy")
+    paths = ["numpy", "reference"] + (["compiled"] if _accel.AVAILABLE else [])
+    for path in paths:
+        _assert_same(_fit(est, sp.csr_matrix(X), y, path), dense, BINARY[model])
+    assert dense.n_updates_ > 0
