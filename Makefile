@@ -57,7 +57,7 @@ comma := ,
 # numba compiles perclib's loops once into its cache (perclib/__pycache__), again when _kernel.py
 # changes: before the tests, so that no test, notebook or graded lab kernel waits for the compiler.
 COMPILED := $(VENV)/.compiled-kernel
-$(COMPILED): perclib/_kernel.py $(TEST_ENV)
+$(COMPILED): perclib/_kernel.py perclib/_engine.py $(TEST_ENV)
 	$(BIN)/python -m perclib._kernel
 	touch $@
 

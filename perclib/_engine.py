@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-_EPS = np.finfo(np.float64).eps
+_EPS = 2.0**-52  # np.finfo(np.float64).eps, as a float (numba compiles it as a constant)
 
 
 @dataclass(frozen=True)
@@ -111,45 +111,58 @@ def vector_norm(w):
     return float(row_norms(w.reshape(1, -1))[0])
 
 
-def _tie_band(w_norm, x_norm, n_features):
-    """The band around 0 outside which every order of summation gives the exact sign.
+def tie_band(w_norm, x_norm, d):
+    """The band around 0 outside which every order of summation gives the exact sign of w.x + b.
 
     4 * d * eps >= 2 * gamma_d with room to spare (gamma_d = d*u/(1-d*u), u = eps/2); infinite
-    where ||w|| ||x|| > 2**1000, since a partial sum may then overflow in one order and not another.
+    where ||w|| ||x|| > 2**1000, since a partial sum may then overflow in one order and not another
+    (and where it is NaN). Written once, for floats: :mod:`perclib._kernel` compiles this very
+    function, and the numpy loops call it per row. It grows with ``x_norm``, so the band of the
+    longest row is at least every row's (the block scans use that).
     """
-    if isinstance(x_norm, float):  # one row (Python floats: inf and nan, no warning)
-        p = w_norm * x_norm
-        return 4.0 * n_features * _EPS * p + 1e-300 if p <= _BIG else math.inf
-    with np.errstate(over="ignore", invalid="ignore"):
-        p = np.multiply(w_norm, x_norm)
-        return np.where(p <= _BIG, 4.0 * n_features * _EPS * p + 1e-300, np.inf)
+    p = w_norm * x_norm
+    if p <= _BIG:
+        return 4.0 * d * _EPS * p + 1e-300
+    return math.inf
+
+
+def class_band(w_norm, x_norm, b, d):
+    """Four times the most a multi-class score w.x + b can be off in any order of summation.
+
+    Each score lies within ``gamma_(d+1) (||w|| ||x|| + |b|)`` of the exact one (``gamma_(d+1) ~
+    (d + 1) eps / 2``); so when the best score beats another by more than the sum of the two
+    classes' bands, every order of summation ranks the two alike. Infinite past ``2**1000`` or
+    for NaN, as :func:`tie_band`; compiled by :mod:`perclib._kernel` too.
+    """
+    p = w_norm * x_norm
+    if p <= _BIG and abs(b) <= _BIG:
+        return 2.0 * (d + 1) * _EPS * (p + abs(b)) + 1e-300
+    return math.inf
 
 
 def class_scores(W, b, x, x_norm, w_norms):
     """The multi-class scores W @ x + b and the predicted class: the first of the highest scores
     as summed from left to right (the rule of :mod:`perclib._kernel`).
 
-    ``numpy``'s scores decide where the best beats every other by more than the band of
-    :func:`perclib._kernel.class_band`; else the scores are summed again from left to right.
+    ``numpy``'s scores decide where the best beats every other by more than the two classes'
+    :func:`class_band`; else the scores are summed again from left to right.
     """
     K, d = W.shape
-    s = W @ x + b
-    p = int(np.argmax(s))
     with np.errstate(over="ignore", invalid="ignore"):
-        prod = w_norms * x_norm
-        band = np.where(
-            (prod <= _BIG) & (np.abs(b) <= _BIG),
-            2.0 * (d + 1) * _EPS * (prod + np.abs(b)) + 1e-300,
-            np.inf,
-        )
-        lead = s[p] - s
-    lead[p] = np.inf
-    if not np.all(lead > band[p] + band):  # a runner-up within the band, or NaN
-        s = np.array([_seq_dot(W[k], x) + b[k] for k in range(K)])
-        p = 0
-        for k in range(1, K):
-            if s[k] > s[p]:
-                p = k
+        s = W @ x + b
+    p = int(np.argmax(s))
+    sf, x_norm = s.tolist(), float(x_norm)  # Python floats: inf - inf is NaN, no warning
+    band_p = class_band(float(w_norms[p]), x_norm, float(b[p]), d)
+    for k in range(K):  # a runner-up within the band, or NaN: sum from left to right
+        if k != p and not sf[p] - sf[k] > band_p + class_band(
+            float(w_norms[k]), x_norm, float(b[k]), d
+        ):
+            s = np.array([_seq_dot(W[q], x) + b[q] for q in range(K)])
+            p = 0
+            for q in range(1, K):
+                if s[q] > s[p]:
+                    p = q
+            break
     return s, p
 
 
@@ -169,7 +182,7 @@ def activation(w, b, x, x_norm=None):
     a = float(np.dot(w, x)) + b
     if x_norm is None:
         x_norm = vector_norm(x)
-    if not abs(a) > _tie_band(vector_norm(w), float(x_norm), w.shape[0]):  # near a tie, or NaN
+    if not abs(a) > tie_band(vector_norm(w), float(x_norm), w.shape[0]):  # near a tie, or NaN
         a = _seq_dot(w, x) + b
     return a
 
@@ -178,9 +191,13 @@ def scores(X, w, b, x_norms):
     """All activations X @ w + b at once, with near-ties settled as :func:`activation` does."""
     with np.errstate(over="ignore", invalid="ignore"):
         a = X @ w + b
-        band = _tie_band(vector_norm(w), x_norms, w.shape[0])
-    for i in np.flatnonzero(~(np.abs(a) > band)):
-        a[i] = _seq_dot(w, X[i]) + b
+    if a.shape[0] == 0:
+        return a
+    w_norm, d = vector_norm(w), w.shape[0]
+    wide = tie_band(w_norm, float(np.max(x_norms)), d)  # every row's band is within this one
+    for i in np.flatnonzero(~(np.abs(a) > wide)).tolist():  # near the widest band, or NaN
+        if not abs(a[i]) > tie_band(w_norm, float(x_norms[i]), d):
+            a[i] = _seq_dot(w, X[i]) + b
     return a
 
 

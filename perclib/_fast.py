@@ -55,11 +55,11 @@ from . import _reference
 from ._engine import (
     _BIG,
     _seq_dot,
-    _tie_band,
     check_finite_update,
     class_scores,
     row_norms,
     scores,
+    tie_band,
     vector_norm,
 )
 
@@ -158,12 +158,12 @@ class _Scan:
                     ya = rows[o:e] @ w
                 ya += self.b
                 ya *= ys[o:e]  # y * (w.x + b): exact, as y is +1 or -1
-                cut = _tie_band(self.w_norm, norm_max, d)  # >= every row's band (inf or NaN: all)
+                cut = tie_band(self.w_norm, norm_max, d)  # >= every row's band (inf or NaN: all)
                 mistake = None
                 for j in (~(ya > cut)).nonzero()[0].tolist():  # mistakes, near-ties and NaN scores
                     yj = float(ys[o + j])
                     a = float(ya[j]) * yj
-                    if not abs(a) > _tie_band(
+                    if not abs(a) > tie_band(
                         self.w_norm, float(norms[o + j]), d
                     ):  # the reference's band
                         a = (

@@ -35,13 +35,11 @@ import math
 import numpy as np
 import scipy.sparse as sp
 
-from . import _fast
+from . import _engine, _fast
 from ._accel import jit
 from ._engine import check_finite_update
 
-EPS = 2.0**-52  # np.finfo(np.float64).eps
-TINY = 2.0**-450  # a plain norm below this may have lost digits to underflowing squares
-BIG = 2.0**1000  # ||w|| ||x|| above this: some order of summation may overflow
+TINY, BIG = _engine._TINY, _engine._BIG  # the norms' range without overflow or underflow
 
 # What the loops return in ``status``: all went well, or an update made w or b overflow.
 OK, OVERFLOW = 0, 1
@@ -106,22 +104,10 @@ def fast_dot(W, k, X, i):
     return s
 
 
-@jit
-def tie_band(w_norm, x_norm, d):
-    """The band around 0 outside which every order of summation gives the exact sign (_engine)."""
-    p = w_norm * x_norm
-    if p <= BIG:
-        return 4.0 * d * EPS * p + 1e-300
-    return math.inf  # also when p is NaN
-
-
-@jit
-def class_band(w_norm, x_norm, b, d):
-    """Four times the most a score w.x + b can be off in any order of summation (see above)."""
-    p = w_norm * x_norm
-    if p <= BIG and abs(b) <= BIG:
-        return 2.0 * (d + 1) * EPS * (p + abs(b)) + 1e-300
-    return math.inf  # also when p or b is NaN
+# The bands are written once, in perclib._engine, for floats; the loops here compile those very
+# functions, and the numpy loops call them as they are.
+tie_band = jit(_engine.tie_band)
+class_band = jit(_engine.class_band)
 
 
 @jit(inline=True)
