@@ -25,8 +25,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _validation as V
-from ._engine import predict_sign
-from ._online import csr
+from ._engine import csr, predict_sign
 
 
 class _NotBool(Interval):

@@ -31,6 +31,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 
 _EPS = 2.0**-52  # np.finfo(np.float64).eps, as a float (numba compiles it as a constant)
 
@@ -227,6 +228,40 @@ def epoch_indices(n, order, rng):
     return range(n)
 
 
+def csr(X):
+    """X as CSR with sorted, summed indices
+    (a copy when X is not already so; X is never changed)."""
+    X = sp.csr_matrix(X) if not sp.isspmatrix_csr(X) and not isinstance(X, sp.csr_array) else X
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()  # also sorts the indices
+    return X
+
+
+def rows(X):
+    """The rows of X as ``(j, x)`` pairs, and their Euclidean norms (for the tie band).
+
+    ``w[j]`` is the part of ``w`` a row touches: all of it for a dense row (``j = slice(None)``, a
+    view), the row's nonzero columns for a row of a CSR matrix, so that an update costs
+    O(nonzeros), not O(n_features). The decisions and the weights are the dense ones, bit for bit:
+    a zero feature adds an exact 0 to the left-to-right sum, the tie band over the nonzeros bounds
+    the rounding of that shorter sum, and an update does the same arithmetic on the same entries.
+    """
+    if sp.issparse(X):
+        ptr, ind, val = X.indptr, X.indices, X.data
+        pairs = [(ind[ptr[i] : ptr[i + 1]], val[ptr[i] : ptr[i + 1]]) for i in range(X.shape[0])]
+        return pairs, np.array([vector_norm(x) for _, x in pairs])
+    return [(slice(None), X[i]) for i in range(X.shape[0])], row_norms(X)
+
+
+def row(X, i):
+    """Row i of X as a ``(j, x)`` pair (see :func:`rows`)."""
+    if sp.issparse(X):
+        lo, hi = X.indptr[i], X.indptr[i + 1]
+        return X.indices[lo:hi], X.data[lo:hi]
+    return slice(None), X[i]
+
+
 def train(
     X,
     y,
@@ -242,11 +277,21 @@ def train(
     record=None,
     on_update=None,
     epoch_offset=0,
+    stop_when_clean=True,
 ):
     """Run the perceptron from (w, b) in place; return (b, n_iter, n_updates, converged, mistakes).
 
-    ``w`` is updated in place (the caller passes its own copy). ``record`` is a list to append
-    :class:`Step` records to, or None. ``on_update(w, b)`` is called after every update.
+    This is the one reference loop of the binary models: the plain perceptron, and through its two
+    hooks the pocket, the averaged and the voted perceptron (:mod:`perclib._reference`), SGD
+    (:class:`perclib.LinearSGD`) and the experiments of :mod:`perclib.evaluation`.
+
+    ``X`` is dense or CSR (a sparse row touches only its nonzeros). ``w`` is updated in place (the
+    caller passes its own copy). ``rule`` is ``"margin"`` or ``"prediction"``, or a function
+    ``step(y, a)`` giving the c in ``w += c*x, b += c`` (0: no update), as SGD's losses give it.
+    ``record`` is a list to append :class:`Step` records to, or None. ``on_update(w, b, t, i, c)``
+    is called after every update, with t the number of examples visited before it in this call,
+    i the example and c the step. Training ends after an epoch without an update if
+    ``stop_when_clean``.
     For ``order="random-mistake"`` one iteration is a full scan followed by at most one update.
     """
     with np.errstate(over="ignore", invalid="ignore"):  # huge scales: inf and NaN, decided exactly
@@ -264,18 +309,35 @@ def train(
             record=record,
             on_update=on_update,
             epoch_offset=epoch_offset,
+            stop_when_clean=stop_when_clean,
         )
 
 
 def _train(
-    X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, record, on_update, epoch_offset
+    X,
+    y,
+    w,
+    b,
+    *,
+    eta,
+    max_iter,
+    order,
+    rule,
+    fit_intercept,
+    rng,
+    record,
+    on_update,
+    epoch_offset,
+    stop_when_clean,
 ):
-    n, d = X.shape
-    x_norms = row_norms(X)
+    n = X.shape[0]
+    pairs, x_norms = rows(X)
+    step_of = rule if callable(rule) else None
     mistakes = []
     n_updates = 0
     converged = False
     epoch = 0
+    t = 0  # examples visited so far in this call
     for epoch in range(1, max_iter + 1):
         if order == "random-mistake":
             a_all = scores(X, w, b, x_norms)
@@ -289,18 +351,22 @@ def _train(
             visit = epoch_indices(n, order, rng)
         updates = 0
         for i in visit:
-            x, yi = X[i], y[i]
-            a = activation(w, b, x, x_norms[i])
-            mistake = bool(is_mistake(yi, a, rule))
+            (j, x), yi = pairs[i], y[i]
+            a = activation(w[j], b, x, x_norms[i])
+            if step_of is None:
+                mistake = bool(is_mistake(yi, a, rule))
+                c = step_size(yi, a, eta, rule) if mistake else 0.0
+            else:
+                c = step_of(yi, a)
+                mistake = c != 0.0
             if mistake:
-                c = step_size(yi, a, eta, rule)
-                w += c * x  # an overflow raises just below
+                w[j] += c * x  # an overflow raises just below
                 if fit_intercept:
                     b += c
-                check_finite_update(w, b)
+                check_finite_update(w[j], b)  # only w[j] changed
                 updates += 1
                 if on_update is not None:
-                    on_update(w, b)
+                    on_update(w, b, t, int(i), c)
             if record is not None:
                 record.append(
                     Step(
@@ -315,9 +381,11 @@ def _train(
                         float(b),
                     )
                 )
+            t += 1
         mistakes.append(updates)
         n_updates += updates
         if order != "random-mistake" and updates == 0:
             converged = True
-            break
+            if stop_when_clean:
+                break
     return b, epoch, n_updates, converged, np.array(mistakes, dtype=np.int64)

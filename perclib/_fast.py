@@ -218,15 +218,18 @@ def train(
     record=None,
     on_update=None,
     epoch_offset=0,
+    stop_when_clean=True,
 ):
-    """:func:`perclib._engine.train` without ``record``: the same results, scored block by block.
+    """:func:`perclib._engine.train` without ``record``: the same results, scored block by block,
+    and the same calls of ``on_update(w, b, t, i, c)``.
 
     A sparse X (CSR) runs :func:`perclib._reference.train`, which touches only each row's nonzeros.
     """
     if sp.issparse(X):  # the reference's own sparse loop: it touches only each row's nonzeros
         return _reference.train(
             X, y, w, b, eta=eta, max_iter=max_iter, order=order, rule=rule,
-            fit_intercept=fit_intercept, rng=rng,
+            fit_intercept=fit_intercept, rng=rng, on_update=on_update,
+            stop_when_clean=stop_when_clean,
         )  # fmt: skip
     if record is not None:
         raise ValueError("the fast path keeps no history; record=True uses the reference loop")
@@ -236,7 +239,7 @@ def train(
     n_updates = 0
     converged = False
     epoch = 0
-    for epoch in range(1, max_iter + 1):  # noqa: B007 (epoch is returned after the loop)
+    for epoch in range(1, max_iter + 1):
         if order == "random-mistake":
             # one scan of all the data (vectorised, ties settled as the reference does), one update
             a_all = scores(X, scan.w, scan.b, scan.norms())
@@ -248,79 +251,37 @@ def train(
                 converged = True
                 break
             i = int(wrong[rng.integers(wrong.size)])
-            found = [(i, float(a_all[i]))]
+            found = [(epoch - 1, i, float(a_all[i]))]  # the reference visits one example each time
         else:
+            t0 = (epoch - 1) * n  # visits before this epoch
             found = (
-                hit[1:] for hit in scan.epoch(rng.permutation(n) if order == "shuffle" else None)
+                (t0 + pos, i, a)
+                for pos, i, a in scan.epoch(rng.permutation(n) if order == "shuffle" else None)
             )
         updates = 0
-        for i, a in found:
-            scan.update(i, a)
+        for t, i, a in found:
+            c = scan.update(i, a)
             updates += 1
             if on_update is not None:
-                on_update(scan.w, scan.b)
+                on_update(scan.w, scan.b, t, i, c)
         mistakes.append(updates)
         n_updates += updates
         if order != "random-mistake" and updates == 0:
             converged = True
-            break
+            if stop_when_clean:
+                break
     return scan.b, epoch, n_updates, converged, np.array(mistakes, dtype=np.int64)
 
 
-@_quiet
-def averaged(X, y, *, eta, max_iter, order, fit_intercept, rng):
-    """AveragedPerceptron's loop (CIML's lazy trick): returns w, b, u, beta, c, mistakes.
-
-    The scan finds the reference's mistakes; at the mistake on the t-th visited example (t from 0)
-    the counter is c = t + 1, so ``u`` and ``beta`` get the reference's very increments.
-    """
-    n, d = X.shape
-    if sp.issparse(X):  # the reference's own sparse loop: it touches only each row's nonzeros
-        return _reference.averaged(
-            X, y, eta=eta, max_iter=max_iter, order=order, fit_intercept=fit_intercept, rng=rng
-        )
-    scan = _Scan(X, y, np.zeros(d), 0.0, eta=eta, rule="margin", fit_intercept=fit_intercept)
-    u, beta = np.zeros(d), 0.0
-    mistakes = []
-    for epoch in range(max_iter):
-        updates = 0
-        for pos, i, a in scan.epoch(rng.permutation(n) if order == "shuffle" else None):
-            c = epoch * n + pos + 1
-            scan.update(i, a)
-            u += (eta * y[i] * c) * X[i]
-            if fit_intercept:
-                beta += eta * y[i] * c
-            updates += 1
-        mistakes.append(updates)
-    return scan.w, scan.b, u, beta, max_iter * n + 1, mistakes
+def averaged(X, y, **kw):
+    """AveragedPerceptron's loop: :func:`perclib._reference.averaged` on the scan's ``train``
+    (the scan finds the reference's mistakes, the hook makes CIML's increments of u and beta)."""
+    return _reference.averaged(X, y, loop=train, **kw)
 
 
-@_quiet
-def voted(X, y, *, eta, max_iter, order, fit_intercept, rng):
-    """VotedPerceptron's loop: returns weights, intercepts, counts (lists), w, b, mistakes.
-
-    The survival count of the weights replaced at the t-th visited example is t - t_prev, where
-    t_prev is the previous mistake's t (0 at the start: the first weights start with a count of 0).
-    """
-    n, d = X.shape
-    scan = _Scan(X, y, np.zeros(d), 0.0, eta=eta, rule="margin", fit_intercept=fit_intercept)
-    weights, intercepts, counts, mistakes = [], [], [], []
-    t_prev = 0
-    for epoch in range(max_iter):
-        updates = 0
-        for pos, i, a in scan.epoch(rng.permutation(n) if order == "shuffle" else None):
-            t = epoch * n + pos
-            weights.append(scan.w.copy())
-            intercepts.append(scan.b)
-            counts.append(t - t_prev)
-            scan.update(i, a)
-            t_prev = t
-            updates += 1
-        mistakes.append(updates)
-    weights.append(scan.w.copy())
-    intercepts.append(scan.b)
-    counts.append(max_iter * n - t_prev)
-    return weights, intercepts, counts, scan.w, scan.b, mistakes
+def voted(X, y, **kw):
+    """VotedPerceptron's loop: :func:`perclib._reference.voted` on the scan's ``train``."""
+    return _reference.voted(X, y, loop=train, **kw)
 
 
 @_quiet

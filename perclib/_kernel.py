@@ -385,7 +385,7 @@ def _epochs(
     Returns (b, beta, c, mistakes, log of the updates' counters).
     """
     n = X.shape[0]
-    if sp.issparse(X):  # a CSR matrix (perclib._online.csr) as the loops take it
+    if sp.issparse(X):  # a CSR matrix (perclib._engine.csr) as the loops take it
         X = (X.indptr, X.indices, X.data)
     if x_norms is None:
         x_norms = np.full(n, -1.0)  # ||x_i||, computed by the loop on the first visit

@@ -10,48 +10,69 @@ reproduce them bit for bit. ``partial_fit`` runs them too (one epoch from the cu
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 
-from . import _online
 from ._engine import (
     MultiStep,
-    activation,
     class_scores,
     epoch_indices,
     predict_sign,
+    row,
     row_norms,
     scores,
 )
 from ._engine import train as _train
 
 
-def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, on_update=None):
+def train(
+    X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng, on_update=None,
+    stop_when_clean=True,
+):  # fmt: skip
     """The perceptron from (w, b), w in place: (b, n_iter, n_updates, converged, mistakes).
 
-    Dense X runs :func:`perclib._engine.train`; a CSR matrix :func:`perclib._online.epochs`,
-    which touches only each row's nonzeros (and calls no ``on_update``).
-    """
-    if sp.issparse(X):
-        b, mistakes, converged = _online.epochs(
-            X, y, w, b, eta=eta, max_iter=max_iter, order=order, rule=rule,
-            fit_intercept=fit_intercept, rng=rng,
-        )  # fmt: skip
-        return b, mistakes.shape[0], int(mistakes.sum()), converged, mistakes
+    :func:`perclib._engine.train`, the reference loop, on dense or CSR rows."""
     return _train(
         X, y, w, b, eta=eta, max_iter=max_iter, order=order, rule=rule,
-        fit_intercept=fit_intercept, rng=rng, on_update=on_update,
+        fit_intercept=fit_intercept, rng=rng, on_update=on_update, stop_when_clean=stop_when_clean,
     )  # fmt: skip
 
 
-def averaged(X, y, *, eta, max_iter, order, fit_intercept, rng):
-    """CIML's AveragedPerceptronTrain: (w, b, u, beta, c, mistakes)."""
-    d = X.shape[1]
-    w, state = np.zeros(d), {"u": np.zeros(d), "beta": 0.0, "c": 1}
-    b, mistakes, _ = _online.epochs(
-        X, y, w, 0.0, eta=eta, max_iter=max_iter, order=order, fit_intercept=fit_intercept,
-        rng=rng, average=state, stop_when_clean=False,
+def averaged_start(d):
+    """The averaged perceptron's state before any example: w = 0, b = 0 and CIML's u, beta, c."""
+    return {"w": np.zeros(d), "b": 0.0, "u": np.zeros(d), "beta": 0.0, "c": 1}
+
+
+def averaged_with(loop, X, y, state, *, eta, max_iter, order, fit_intercept, rng):
+    """``max_iter`` epochs of CIML's AveragedPerceptronTrain from ``state`` (updated in place), on
+    the perceptron ``loop`` (a ``train`` that calls ``on_update``); returns the updates per epoch.
+
+    The loop does lines 5-8 and 12 (visit, decide, update w and b); the hook does lines 9-10 at the
+    update on the t-th example visited in this call, where CIML's counter is c = c_start + t.
+    """
+    c0, u = state["c"], state["u"]
+
+    def on_update(w, b, t, i, step):
+        j, x = row(X, i)
+        u[j] += (step * (c0 + t)) * x  # u = u + eta y c x
+        if fit_intercept:
+            state["beta"] += step * (c0 + t)  # beta = beta + eta y c
+
+    w = state["w"].copy()
+    b, _, _, _, mistakes = loop(
+        X, y, w, state["b"], eta=eta, max_iter=max_iter, order=order, rule="margin",
+        fit_intercept=fit_intercept, rng=rng, on_update=on_update, stop_when_clean=False,
     )  # fmt: skip
-    return w, b, state["u"], state["beta"], state["c"], list(mistakes)
+    state.update(w=w, b=b, c=c0 + max_iter * X.shape[0])
+    return mistakes
+
+
+def averaged(X, y, *, eta, max_iter, order, fit_intercept, rng, loop=train):
+    """CIML's AveragedPerceptronTrain from zero: (w, b, u, beta, c, mistakes)."""
+    state = averaged_start(X.shape[1])
+    mistakes = averaged_with(
+        loop, X, y, state, eta=eta, max_iter=max_iter, order=order, fit_intercept=fit_intercept,
+        rng=rng,
+    )  # fmt: skip
+    return state["w"], state["b"], state["u"], state["beta"], state["c"], list(mistakes)
 
 
 def voted_start(d):
@@ -59,39 +80,41 @@ def voted_start(d):
     return {"weights": [], "intercepts": [], "counts": [], "w": np.zeros(d), "b": 0.0, "c": 0}
 
 
-def voted_epochs(X, y, state, *, eta, max_iter, order, fit_intercept, rng):
-    """``max_iter`` epochs of the voted perceptron from ``state`` (updated in place); returns the
-    updates per epoch. Each replaced iterate joins ``state``'s lists with its survival count."""
-    x_norms = row_norms(X)
-    w, b, c = state["w"], state["b"], state["c"]
-    mistakes = []
-    for _ in range(max_iter):
-        updates = 0
-        for i in epoch_indices(X.shape[0], order, rng):
-            x = X[i]
-            if y[i] * activation(w, b, x, x_norms[i]) <= 0:
-                state["weights"].append(w.copy())
-                state["intercepts"].append(b)
-                state["counts"].append(c)
-                w = w + (eta * y[i]) * x
-                if fit_intercept:
-                    b += eta * y[i]
-                c = 1
-                updates += 1
-            else:
-                c += 1
-        mistakes.append(updates)
-    state.update(w=w, b=b, c=c)
-    return np.array(mistakes, dtype=np.int64)
+def voted_with(loop, X, y, state, *, eta, max_iter, order, fit_intercept, rng):
+    """``max_iter`` epochs of the voted perceptron from ``state`` (updated in place), on the
+    perceptron ``loop``; returns the updates per epoch. Each replaced iterate joins ``state``'s
+    lists with its survival count: the examples visited since it was made (since the start for
+    the first one, plus the count it had)."""
+    last = {"w": state["w"], "b": state["b"], "t": -state["c"]}  # the current iterate, its start
+
+    def on_update(w, b, t, i, step):
+        state["weights"].append(last["w"])
+        state["intercepts"].append(last["b"])
+        state["counts"].append(t - last["t"])
+        last.update(w=w.copy(), b=b, t=t)
+
+    w = state["w"].copy()
+    b, _, _, _, mistakes = loop(
+        X, y, w, state["b"], eta=eta, max_iter=max_iter, order=order, rule="margin",
+        fit_intercept=fit_intercept, rng=rng, on_update=on_update, stop_when_clean=False,
+    )  # fmt: skip
+    state.update(w=w, b=b, c=max_iter * X.shape[0] - last["t"])
+    return mistakes
 
 
-def voted(X, y, *, eta, max_iter, order, fit_intercept, rng):
+def voted_epochs(X, y, state, **kw):
+    """:func:`voted_with` on the reference loop."""
+    return voted_with(train, X, y, state, **kw)
+
+
+def voted(X, y, *, eta, max_iter, order, fit_intercept, rng, loop=train):
     """The voted perceptron: (weights, intercepts, counts, w, b, mistakes), the last iterate w
     included in the lists."""
     state = voted_start(X.shape[1])
-    mistakes = voted_epochs(
-        X, y, state, eta=eta, max_iter=max_iter, order=order, fit_intercept=fit_intercept, rng=rng
-    )
+    mistakes = voted_with(
+        loop, X, y, state, eta=eta, max_iter=max_iter, order=order, fit_intercept=fit_intercept,
+        rng=rng,
+    )  # fmt: skip
     return (
         state["weights"] + [state["w"]],
         state["intercepts"] + [state["b"]],
@@ -113,7 +136,7 @@ def pocket_with(loop, X, y, *, eta, max_iter, order, rule, fit_intercept, rng):
     w = np.zeros(X.shape[1])
     best = {"w": w.copy(), "b": 0.0, "mistakes": training_mistakes(w, 0.0)}
 
-    def on_update(w, b):
+    def on_update(w, b, t, i, step):
         m = training_mistakes(w, b)
         if m < best["mistakes"]:
             best.update(w=w.copy(), b=float(b), mistakes=m)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _accel, _online
+from . import _accel, _reference
 from ._base import BinaryLinearModel, OnlineMixin
 
 
@@ -91,28 +91,23 @@ class AveragedPerceptron(OnlineMixin, BinaryLinearModel):
 
     def _partial_fit(self, X, y, first):
         if first:
-            self._state = {"u": np.zeros(X.shape[1]), "beta": 0.0, "c": 1}
-            self.n_iter_, w, b, mistakes = 0, np.zeros(X.shape[1]), 0.0, np.zeros(0, dtype=np.int64)
+            state, mistakes = _reference.averaged_start(X.shape[1]), np.zeros(0, dtype=np.int64)
         else:
-            w, b, mistakes = self.last_coef_.copy(), self.last_intercept_, self.mistakes_
-        b, mistakes = self._epochs(X, y, w, b, 1, mistakes)
-        self._keep(w, b, mistakes)
-
-    def _epochs(self, X, y, w, b, max_iter, mistakes):
-        b, new, _ = _online.epochs(
+            state = {"w": self.last_coef_, "b": self.last_intercept_, **self._state}
+            mistakes = self.mistakes_
+        new = _reference.averaged_with(
+            _reference.train,
             X,
             y,
-            w,
-            b,
+            state,
             eta=float(self.eta),
-            max_iter=max_iter,
+            max_iter=1,
             order=self.order,
             fit_intercept=self.fit_intercept,
             rng=self._rng,
-            average=self._state,
-            stop_when_clean=False,
         )
-        return b, np.concatenate([mistakes, new])
+        self._state = {"u": state["u"], "beta": state["beta"], "c": state["c"]}
+        self._keep(state["w"], state["b"], np.concatenate([mistakes, new]))
 
     def _keep(self, w, b, mistakes):
         """The learned attributes from CIML's final step: w - u/c, b - beta/c."""

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validation as V
-from ._engine import activation, epoch_indices, predict_sign, row_norms, scores
+from ._engine import predict_sign, row_norms, scores, train
 
 #: The four answers compared in notebook 06, in the order they are drawn.
 METHODS = ("last", "voted", "averaged", "pocket")
@@ -67,17 +67,30 @@ def iterate_average(X, y, *, max_iter=10, eta=1.0, first=0):
         raise ValueError(
             f"first must be 0 (average w_0..w_T) or 1 (average w_1..w_T); got {first!r}."
         )
+    # The perceptron's reference loop runs; at each update the hook keeps the iterate that was
+    # replaced and how many of w_0, ..., w_T it is (the same vector, once per visited example).
     n, d = X.shape
-    w, b = np.zeros(d), 0.0
-    ws, bs = [w.copy()], [b]
-    for _ in range(max_iter):
-        for i in range(n):
-            if y[i] * activation(w, b, X[i]) <= 0:
-                w = w + (eta * y[i]) * X[i]
-                b += eta * y[i]
-            ws.append(w.copy())
-            bs.append(b)
-    return np.mean(ws[first:], axis=0), float(np.mean(bs[first:]))
+    kept, runs = [], []  # the distinct iterates (w, b) and how many of the w_t each one is
+    last = {"w": np.zeros(d), "b": 0.0, "t": 0}  # w_t for t from last["t"] on
+
+    def on_update(w, b, t, i, step):  # the example visited t-th (from 0) made w_(t+1)
+        kept.append((last["w"], last["b"]))
+        runs.append(t + 1 - last["t"])
+        last.update(w=w.copy(), b=b, t=t + 1)
+
+    w = np.zeros(d)
+    b, *_ = train(
+        X, y, w, 0.0, eta=eta, max_iter=max_iter, order="cyclic", rule="margin",
+        fit_intercept=True, rng=None, on_update=on_update, stop_when_clean=False,
+    )  # fmt: skip
+    kept.append((w, b))
+    runs.append(max_iter * n + 1 - last["t"])  # w_T is the last of the w_t
+    runs[0] -= first  # first=1 leaves w_0 out
+    weights = np.array(runs, dtype=np.float64)
+    return (
+        np.average(np.array([v for v, _ in kept]), axis=0, weights=weights),
+        float(np.average([c for _, c in kept], weights=weights)),
+    )
 
 
 def lazy_average(X, y, *, max_iter=10, eta=1.0, slip=None):
@@ -113,22 +126,30 @@ def lazy_average(X, y, *, max_iter=10, eta=1.0, slip=None):
         raise ValueError(
             f"slip must be None or one of {', '.join(repr(s) for s in SLIPS)}; got {slip!r}."
         )
+    # The perceptron's reference loop does lines 1 and 4-8 and 12 (visit, decide, update w and b);
+    # the hook does lines 9-10 at each update, with c as the slip counts it.
     n, d = X.shape
-    w, b = np.zeros(d), 0.0  # line 1
-    u, beta = np.zeros(d), 0.0  # line 2
-    c = 0 if slip == "c starts at 0" else 1  # line 3
-    for _ in range(max_iter):  # line 4
-        for i in range(n):  # line 5
-            x = X[i]
-            if y[i] * activation(w, b, x) <= 0:  # line 6
-                w = w + (eta * y[i]) * x  # line 7
-                b += eta * y[i]  # line 8
-                u = u + (eta * y[i] * c) * x  # line 9
-                beta += eta * y[i] * c  # line 10
-                if slip == "c counts only mistakes":
-                    c += 1
-            if slip != "c counts only mistakes":
-                c += 1  # line 12
+    u, sums = np.zeros(d), {"beta": 0.0, "updates": 0}  # line 2
+
+    def counter(t):  # c at the visit of the t-th example (t from 0), after t visits
+        if slip == "c starts at 0":  # line 3: c = 0
+            return t
+        if slip == "c counts only mistakes":
+            return 1 + sums["updates"]
+        return 1 + t  # line 3: c = 1, line 12: c = c + 1 after every example
+
+    def on_update(w, b, t, i, step):
+        c = counter(t)
+        u[:] = u + (step * c) * X[i]  # line 9: u = u + eta y c x
+        sums["beta"] += step * c  # line 10: beta = beta + eta y c
+        sums["updates"] += 1
+
+    w = np.zeros(d)  # line 1
+    b, *_ = train(
+        X, y, w, 0.0, eta=eta, max_iter=max_iter, order="cyclic", rule="margin",
+        fit_intercept=True, rng=None, on_update=on_update, stop_when_clean=False,
+    )  # fmt: skip
+    c, beta = counter(max_iter * n), sums["beta"]
     if slip == "returns w - c*u":
         return w - c * u, float(b - c * beta)
     return w - u / c, float(b - beta / c)  # line 15
@@ -189,31 +210,43 @@ def epoch_errors(
     def test_error(signs):
         return float(np.mean(signs != yt))
 
-    w, b = np.zeros(d), 0.0  # the last iterate
-    u, beta, c = np.zeros(d), 0.0, 1  # averaged: CIML's sums and counter
-    count, vote = 0, np.zeros(Xt.shape[0])  # voted: survival count of w, votes of finished vectors
-    pocket_w, pocket_b, pocket_m = w.copy(), 0.0, training_mistakes(w, 0.0)
+    # The perceptron's reference loop runs one epoch at a time; at each update the hook keeps the
+    # voted perceptron's votes, CIML's sums for the average and the pocket.
+    w = np.zeros(d)  # the last iterate (w, b), updated in place by the loop
+    s = {
+        "b": 0.0,
+        "u": np.zeros(d), "beta": 0.0,  # averaged: CIML's sums (c = 1 + examples visited)
+        "signs": predict_sign(Xt @ w + 0.0), "since": 0,  # voted: the iterate's votes, its start
+        "pocket": (w.copy(), 0.0, training_mistakes(w, 0.0)),
+    }  # fmt: skip
+    vote = np.zeros(Xt.shape[0])  # the votes of the finished iterates
+    visits = 0  # examples visited before this epoch
+
+    def on_update(w, b, t, i, step):
+        t += visits
+        vote[:] += (t - s["since"]) * s["signs"]  # the replaced iterate survived t - since visits
+        s["signs"], s["since"] = predict_sign(Xt @ w + b), t
+        s["u"] += (step * (1 + t)) * X[i]
+        s["beta"] += step * (1 + t)
+        m = training_mistakes(w, b)
+        if m < s["pocket"][2]:
+            s["pocket"] = (w.copy(), float(b), m)
+
     errors = {m: np.empty(max_epochs) for m in METHODS}
     for epoch in range(max_epochs):
-        for i in epoch_indices(n, order, rng):
-            x = X[i]
-            if y[i] * activation(w, b, x, x_norms[i]) <= 0:
-                vote += count * predict_sign(Xt @ w + b)
-                w = w + (eta * y[i]) * x
-                b += eta * y[i]
-                u += (eta * y[i] * c) * x
-                beta += eta * y[i] * c
-                count = 1
-                m = training_mistakes(w, b)
-                if m < pocket_m:
-                    pocket_w, pocket_b, pocket_m = w.copy(), float(b), m
-            else:
-                count += 1
-            c += 1
+        s["b"], *_ = train(
+            X, y, w, s["b"], eta=eta, max_iter=1, order=order, rule="margin", fit_intercept=True,
+            rng=rng, on_update=on_update,
+        )  # fmt: skip
+        visits += n
+        b, c = s["b"], 1 + visits
+        pocket_w, pocket_b, _ = s["pocket"]
         last_signs = predict_sign(Xt @ w + b)
         errors["last"][epoch] = test_error(last_signs)
-        errors["voted"][epoch] = test_error(predict_sign(vote + count * last_signs))
-        errors["averaged"][epoch] = test_error(predict_sign(Xt @ (w - u / c) + (b - beta / c)))
+        errors["voted"][epoch] = test_error(predict_sign(vote + (visits - s["since"]) * last_signs))
+        errors["averaged"][epoch] = test_error(
+            predict_sign(Xt @ (w - s["u"] / c) + (b - s["beta"] / c))
+        )
         errors["pocket"][epoch] = test_error(predict_sign(Xt @ pocket_w + pocket_b))
     return errors
 

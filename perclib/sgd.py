@@ -37,7 +37,7 @@ from sklearn.utils._param_validation import StrOptions
 from . import _validation as V
 from . import losses as _losses
 from ._base import BinaryLinearModel, OnlineMixin, _NotBool
-from ._engine import Step, activation, check_finite_update, epoch_indices, row_norms
+from ._engine import train
 
 # The losses and their subgradients are written once, in perclib.losses; sgd exports the names it
 # has always had.
@@ -147,45 +147,27 @@ class LinearSGD(OnlineMixin, BinaryLinearModel):
             self.history_ = []
 
     def _epochs(self, X, ys, w, b, max_iter):
-        """Up to ``max_iter`` epochs of SGD from (w, b), continuing the counts of earlier calls."""
-        at_zero, rng = float(self.at_zero), self._rng
-        eta = float(self.eta)
-        x_norms = row_norms(X)  # free of underflow: the tie band of a tiny row is not 0
+        """Up to ``max_iter`` epochs of SGD from (w, b), continuing the counts of earlier calls:
+        the perceptron's reference loop (:func:`perclib._engine.train`), one epoch at a time, with
+        the loss's step in place of the perceptron's rule."""
+        loss, at_zero, eta = self.loss, float(self.at_zero), float(self.eta)
+
+        def step(yi, a):  # c = -eta dl/da: the perceptron loss's is eta*y where y*a <= 0, else 0
+            return -eta * float(loss_derivative(loss, [yi], [a], at_zero=at_zero)[0])
+
         history = self.history_ if self.record else None
         objective_, converged = [], False
-        # huge scales: inf and NaN in a dot product are decided exactly (as in _engine)
-        with np.errstate(over="ignore", invalid="ignore"):
-            for epoch in range(self.n_iter_ + 1, self.n_iter_ + max_iter + 1):
-                moved = 0
-                for i in epoch_indices(X.shape[0], self.order, rng):
-                    x, yi = X[i], ys[i]
-                    a = activation(w, b, x, x_norms[i])
-                    c = -eta * float(loss_derivative(self.loss, [yi], [a], at_zero=at_zero)[0])
-                    if c != 0.0:
-                        w += c * x
-                        if self.fit_intercept:
-                            b += c
-                        check_finite_update(w, b)  # a clear ValueError, not a silent inf
-                        moved += 1
-                    if history is not None:
-                        history.append(
-                            Step(
-                                epoch,
-                                int(i),
-                                x.copy(),
-                                float(yi),
-                                float(a),
-                                1.0 if a >= 0 else -1.0,
-                                c != 0.0,
-                                w.copy(),
-                                float(b),
-                            )
-                        )
-                self.n_iter_, self.n_updates_ = epoch, self.n_updates_ + moved
+        for epoch in range(self.n_iter_, self.n_iter_ + max_iter):
+            b, _, moved, converged, _ = train(
+                X, ys, w, b, eta=eta, max_iter=1, order=self.order, rule=step,
+                fit_intercept=self.fit_intercept, rng=self._rng, record=history,
+                epoch_offset=epoch,
+            )  # fmt: skip
+            self.n_iter_, self.n_updates_ = epoch + 1, self.n_updates_ + moved
+            with np.errstate(over="ignore", invalid="ignore"):
                 objective_.append(float(np.mean(loss_value(self.loss, ys, X @ w + b))))
-                if moved == 0:
-                    converged = True
-                    break
+            if converged:
+                break
         self.coef_, self.intercept_ = w, float(b)
         self.converged_ = converged
         self.objective_ = np.concatenate([self.objective_, objective_])

@@ -253,7 +253,7 @@ def _engine_of_models():
 def test_plain_loops_equal_the_models_loops(plain, order, sparse, scale):
     import scipy.sparse as sp
 
-    from perclib._online import csr
+    from perclib._engine import csr
 
     engine = _engine_of_models()
     X, y = _data(40, 6, 0.15, 0.0, seed=11)  # 6 features: the four running sums, then the rest

@@ -18,7 +18,6 @@ PERCEPTRON = (
     "perclib._engine",
     "perclib._fast",
     "perclib._kernel",
-    "perclib._online",
     "perclib._reference",
 )
 
