@@ -4,8 +4,8 @@ The models run these when numba is not installed (or ``PERCLIB_ACCEL=0``; :mod:`
 and the compiled loops of :mod:`perclib._kernel` otherwise: both give the same results. The numpy
 paths are fast while mistakes are rare (separable data); each mistake costs Python-level work.
 
-The reference (:func:`perclib._engine.train`, and the loops written out in ``averaged.py``,
-``voted.py`` and ``multiclass.py``) visits one example at a time. Here the examples are still
+The reference (:func:`perclib._engine.train` and the multi-class loop of
+:mod:`perclib._reference`) visits one example at a time. Here the examples are still
 *visited* one at a time, in the same order, but they are *scored* many at a time:
 
 1. Score a window of upcoming examples with one matrix-vector product ``X[window] @ w + b`` under

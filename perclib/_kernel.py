@@ -25,7 +25,7 @@ in any order of summation, lies within ``gamma_(d+1) (||w_k|| ||x|| + |b_k|)`` o
 (``gamma_(d+1) ~ (d + 1) eps / 2``). So when the best score beats every other by more than four
 times the two errors (:func:`class_band`), every order of summation picks the same class; else the
 scores are summed again from left to right and the first of the highest wins. The reference loop
-(:mod:`perclib.multiclass`) and the numpy path (:mod:`perclib._fast`) apply the same rule.
+(:mod:`perclib._reference`) and the numpy path (:mod:`perclib._fast`) apply the same rule.
 """
 
 from __future__ import annotations

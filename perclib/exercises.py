@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validation as V
-from ._engine import activation, is_mistake, step_size
+from ._engine import train
 from ._format import num as _num
 from .datasets import worked_example
 
@@ -204,29 +204,27 @@ def epoch_trace(X, y, order, *, theta0=None, rule="prediction", eta=1.0):
     X, ys, w, b = _setup(X, y, theta0)
     V.check_choice(rule, "rule", V.RULES)
     eta = V.check_positive(eta, "eta")
-    rows = []
-    for i in order:
-        i = int(i)
+    visit = [int(i) for i in order]
+    for i in visit:
         if not 0 <= i < X.shape[0]:
             raise ValueError(f"order holds the index {i}, but there are only {X.shape[0]} points.")
-        x, yi = X[i], ys[i]
-        a = activation(w, b, x)
-        mistake = bool(is_mistake(yi, a, rule))
-        if mistake:
-            c = step_size(yi, a, eta, rule)
-            w = w + c * x
-            b = b + c
-        rows.append(
-            {
-                "index": i,
-                "x": x.copy(),
-                "y": yi,
-                "theta_x": a,
-                "y_hat": 1.0 if a >= 0 else -1.0,
-                "updated": mistake,
-                "theta": np.concatenate([[b], w]),
-            }
-        )
+    steps = []  # the perceptron's reference loop, once over the rows in the order given
+    train(
+        X[visit], ys[visit], w, b, eta=eta, max_iter=1, order="cyclic", rule=rule,
+        fit_intercept=True, rng=None, record=steps,
+    )  # fmt: skip
+    rows = [
+        {
+            "index": visit[s.index],
+            "x": s.x,
+            "y": s.y,
+            "theta_x": s.activation,
+            "y_hat": s.y_hat,
+            "updated": s.updated,
+            "theta": np.concatenate([[s.b], s.w]),
+        }
+        for s in steps
+    ]
     return rows
 
 

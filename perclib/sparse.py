@@ -20,6 +20,7 @@ import numpy as np
 from scipy import sparse
 
 from . import _validation as V
+from ._engine import csr, row, train
 
 __all__ = ["make_sparse_text", "averaged_sparse"]
 
@@ -57,30 +58,37 @@ def averaged_sparse(X, y, *, max_iter=5, lazy=True):
     """
     if not sparse.issparse(X):
         raise ValueError("X must be a scipy.sparse matrix (use AveragedPerceptron for dense data).")
-    X = sparse.csr_matrix(X, dtype=np.float64)
+    X = csr(sparse.csr_matrix(X, dtype=np.float64))
     y = np.asarray(y)
     if y.shape != (X.shape[0],) or not np.all(np.isin(y, (-1, 1))):
         raise ValueError(f"y must hold {X.shape[0]} labels, each -1 or +1.")
     max_iter = V.check_max_iter(max_iter)
     n, d = X.shape
-    w, b, u, beta, c = np.zeros(d), 0.0, np.zeros(d), 0.0, 1
-    total, total_b, additions = np.zeros(d), 0.0, 0
-    for _ in range(max_iter):
-        for i in range(n):
-            idx = X.indices[X.indptr[i] : X.indptr[i + 1]]
-            val = X.data[X.indptr[i] : X.indptr[i + 1]]
-            if y[i] * (w[idx] @ val + b) <= 0:  # O(nnz)
-                w[idx] += y[i] * val
-                b += y[i]
-                if lazy:
-                    u[idx] += y[i] * c * val
-                    beta += y[i] * c
-                    additions += idx.size + 1
-            if not lazy:
-                total += w  # O(d), every example
-                total_b += b
-                additions += d + 1
-            c += 1
+    # The perceptron's reference loop (sparse rows: O(nnz) per decision and update) runs; the lazy
+    # sums are made by its hook at each update, the naive sum by a recorder that receives w after
+    # every visited example.
+    u, sums = np.zeros(d), {"beta": 0.0, "total_b": 0.0, "additions": 0}
+    total = np.zeros(d)
+
+    def on_update(w, b, t, i, step):  # lazy: u = u + y c x, beta = beta + y c (c = 1 + t)
+        j, x = row(X, i)
+        u[j] += (step * (1 + t)) * x
+        sums["beta"] += step * (1 + t)
+        sums["additions"] += j.size + 1
+
+    class _Naive:  # the naive running sum: w and b added after every example
+        def append(self, step):
+            total[:] += step.w  # O(d), every example
+            sums["total_b"] += step.b
+            sums["additions"] += d + 1
+
+    w = np.zeros(d)
+    b, *_ = train(
+        X, y, w, 0.0, eta=1.0, max_iter=max_iter, order="cyclic", rule="margin",
+        fit_intercept=True, rng=None, on_update=on_update if lazy else None,
+        record=None if lazy else _Naive(), stop_when_clean=False,
+    )  # fmt: skip
+    c = 1 + max_iter * n
     if lazy:
-        return w - u / c, float(b - beta / c), additions
-    return total / c, float(total_b / c), additions  # w_0 = 0 adds nothing to the sum
+        return w - u / c, float(b - sums["beta"] / c), sums["additions"]
+    return total / c, float(sums["total_b"] / c), sums["additions"]  # w_0 = 0 adds nothing

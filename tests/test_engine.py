@@ -1,8 +1,16 @@
 """The reference loop's tie handling: decisions follow scikit-learn's left-to-right sum exactly."""
 
 import numpy as np
+import pytest
+import scipy.sparse as sp
 
+import perclib._engine as engine
+from perclib import AveragedPerceptron, VotedPerceptron, _accel, _fast, _reference, evaluation
 from perclib._engine import _seq_dot, activation, scores
+from perclib.datasets import make_separable
+from perclib.exercises import epoch_trace
+from perclib.sgd import LinearSGD
+from perclib.sparse import averaged_sparse, make_sparse_text
 
 
 def test_activation_settles_near_ties_with_the_left_to_right_sum():
@@ -24,3 +32,83 @@ def test_activation_settles_near_ties_with_the_left_to_right_sum():
 def test_far_from_ties_numpy_dot_is_kept():
     w, x = np.array([1.0, 2.0, 3.0]), np.array([1.0, 1.0, 1.0])
     assert activation(w, 0.5, x) == 6.5
+
+
+# ---- One reference loop: every binary trainer runs _engine.train, and the numpy loop calls the
+# ---- same hook with the same arguments.
+
+
+def _noisy(seed, n=60, d=4):
+    X, y = make_separable(n, d, margin=0.05, random_state=seed)
+    flip = np.random.default_rng(seed).random(n) < 0.15
+    return X, np.where(flip, -y, y).astype(np.float64)
+
+
+@pytest.mark.parametrize("order", ["cyclic", "shuffle", "random-mistake"])
+@pytest.mark.parametrize("rule", ["margin", "prediction"])
+def test_the_numpy_loop_calls_the_hook_as_the_reference_does(order, rule):
+    for seed in range(5):
+        X, y = _noisy(seed)
+        calls = {}
+        for name, loop in (("reference", engine.train), ("numpy", _fast.train)):
+            seen = calls[name] = []
+            loop(
+                X, y, np.zeros(X.shape[1]), 0.0, eta=0.5, max_iter=12, order=order, rule=rule,
+                fit_intercept=True, rng=np.random.default_rng(seed), stop_when_clean=False,
+                on_update=lambda w, b, t, i, c, seen=seen: seen.append((t, i, c, w.copy(), b)),
+            )  # fmt: skip
+        ref, fast = calls["reference"], calls["numpy"]
+        assert len(ref) > 5 and len(ref) == len(fast)
+        for (t, i, c, w, b), (t2, i2, c2, w2, b2) in zip(ref, fast):
+            assert (t, i, c, b) == (t2, i2, c2, b2) and np.array_equal(w, w2)
+        if order != "random-mistake":  # t counts the visits: example i is visited at t
+            n = X.shape[0]
+            assert all(i == t % n for t, i, *_ in ref) or order == "shuffle"
+            assert len({t for t, *_ in ref}) == len(ref)  # one update per visit at most
+
+
+def _fit_without_numba(model, X, y):
+    with _accel.disabled():
+        return model.fit(X, y)
+
+
+def test_every_binary_trainer_runs_the_one_reference_loop(monkeypatch):
+    """The pocket, averaged and voted reference paths, LinearSGD, evaluation's experiments, the
+    sparse averaging demo and the exercises' trace all train through _engine.train: no copy."""
+    runs = []
+    real = engine._train
+
+    def spy(*args, **kwargs):
+        plugged = (kwargs["on_update"], kwargs["record"], 0 if callable(kwargs["rule"]) else None)
+        runs.append(any(p is not None for p in plugged))  # a hook, a recorder or SGD's step
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "_train", spy)
+    X, y = _noisy(0)
+    Xs, ys = make_sparse_text(40, 60, words=4, random_state=0)
+    trainers = {
+        "pocket": lambda: _reference.pocket(
+            X, y, eta=1.0, max_iter=2, order="cyclic", rule="margin", fit_intercept=True, rng=None
+        ),
+        "averaged": lambda: _reference.averaged(
+            X, y, eta=1.0, max_iter=2, order="cyclic", fit_intercept=True, rng=None
+        ),
+        "voted": lambda: _reference.voted(
+            X, y, eta=1.0, max_iter=2, order="cyclic", fit_intercept=True, rng=None
+        ),
+        "averaged sparse, numpy path": lambda: _fit_without_numba(
+            AveragedPerceptron(max_iter=2), sp.csr_matrix(X), y
+        ),
+        "voted partial_fit": lambda: VotedPerceptron().partial_fit(X, y, classes=[-1, 1]),
+        "sgd": lambda: LinearSGD(loss="hinge", max_iter=2).fit(X, y),
+        "iterate_average": lambda: evaluation.iterate_average(X, y, max_iter=2),
+        "lazy_average": lambda: evaluation.lazy_average(X, y, max_iter=2),
+        "epoch_errors": lambda: evaluation.epoch_errors(X, y, X, y, max_epochs=2, order="cyclic"),
+        "averaged_sparse": lambda: averaged_sparse(Xs, ys, max_iter=2),
+        "epoch_trace": lambda: epoch_trace(X, y, [0, 1, 2]),
+    }
+    for name, run in trainers.items():
+        runs.clear()
+        run()
+        assert runs, f"{name} trains without the reference loop"
+        assert any(runs), f"{name} plugs nothing into the loop: a copy?"
