@@ -73,12 +73,15 @@ def add_row(W, k, step, X, i):
         ptr, ind, val = X
         w = W[k]
         for q in range(ptr[i], ptr[i + 1]):
-            w[ind[q]] += step * val[q]
-            finite = finite and math.isfinite(w[ind[q]])
+            j = ind[q]
+            v = w[j] + step * val[q]
+            w[j] = v
+            finite &= math.isfinite(v)
         return finite
     for j in range(W.shape[1]):
-        W[k, j] += step * X[i, j]
-        finite = finite and math.isfinite(W[k, j])
+        v = W[k, j] + step * X[i, j]
+        W[k, j] = v
+        finite &= math.isfinite(v)
     return finite
 
 
@@ -260,18 +263,23 @@ def binary_epochs(
 
 
 @jit
-def iterates(X, y, updated, eta, fit_intercept):
+def iterates(X, y, updated, eta, fit_intercept, W, b):
     """The voted perceptron's iterates w_0 = 0, w_1, ..., w_K and their biases, rebuilt from the
-    examples it updated on: w_k = w_(k-1) + (eta y) x, the very additions the loop made."""
+    examples it updated on: w_k = w_(k-1) + (eta y) x, the very additions the loop made.
+
+    They are written into W (K + 1 rows) and b, which the caller allocates with numpy: numpy asks
+    the kernel for huge pages for a large array, so the first writes into many megabytes of fresh
+    memory do not each stop at a page fault.
+    """
     K, d = updated.shape[0], X.shape[1]
-    W, b = np.zeros((K + 1, d)), np.zeros(K + 1)
+    W[0, :] = 0.0
+    b[0] = 0.0
     for k in range(K):
         i = updated[k]
         step = eta * y[i]
         for j in range(d):
             W[k + 1, j] = W[k, j] + step * X[i, j]
         b[k + 1] = b[k] + step if fit_intercept else b[k]
-    return W, b
 
 
 @jit
@@ -356,6 +364,23 @@ _NONE2 = np.zeros((0, 0))
 _NO_LOG = np.zeros((0, 2), dtype=np.int64)
 
 
+def sparse_rows(X):
+    """A CSR matrix as the loops take it: (indptr, indices, data), the two index arrays seen as
+    unsigned integers (views, no copy).
+
+    numba indexes an array with a signed integer by first checking whether it is negative (Python's
+    ``w[-1]``); with unsigned indices it does not, and a sparse epoch, which is mostly such indexing
+    ``w[indices[q]]``, runs in about half the time. The indices must lie in [0, n_features), as
+    :func:`perclib._engine.csr` checks: the loops do not check them again.
+    """
+    ptr, ind = X.indptr, X.indices
+    return (
+        ptr.view(np.dtype(f"u{ptr.dtype.itemsize}")),
+        ind.view(np.dtype(f"u{ind.dtype.itemsize}")),
+        X.data,
+    )
+
+
 def _raise_overflow(status):
     if status == OVERFLOW:
         check_finite_update(np.array([math.inf]), 0.0)  # the one message, raised from _engine
@@ -382,20 +407,21 @@ def _epochs(
 ):
     """Run the epochs: all in one compiled call (cyclic), or one call per shuffled epoch.
 
-    Returns (b, beta, c, mistakes, log of the updates' counters).
+    ``log``, when given, has a row for every visit of every epoch (``max_iter * n``). Returns
+    (b, beta, c, mistakes, the rows of ``log`` written: the updates' counters and examples).
     """
     n = X.shape[0]
-    if sp.issparse(X):  # a CSR matrix (perclib._engine.csr) as the loops take it
-        X = (X.indptr, X.indices, X.data)
+    if sp.issparse(X):  # a CSR matrix (checked by perclib._engine.csr) as the loops take it
+        X = sparse_rows(X)
     if x_norms is None:
         x_norms = np.full(n, -1.0)  # ||x_i||, computed by the loop on the first visit
     scores = np.empty(n) if pocket_w.shape[0] else _NONE  # the pocket's X @ w
     mistakes = np.zeros(max_iter, dtype=np.int64)
-    c, beta, run, logged = 1, 0.0, 0, []
+    c, beta, run, logged = 1, 0.0, 0, 0
     cyclic = np.arange(n)
-    while run < max_iter:  # all the cyclic epochs at once, unless logging (a log row per visit)
+    while run < max_iter:  # all the cyclic epochs at once
         if order == "cyclic":
-            visit, epochs = cyclic, (1 if log.shape[0] else max_iter - run)
+            visit, epochs = cyclic, max_iter - run
         else:
             visit, epochs = rng.permutation(n), 1
         b, c, beta, done, n_log, status = binary_epochs(
@@ -414,17 +440,17 @@ def _epochs(
             c,
             u,
             beta,
-            log,
+            log[logged:] if log.shape[0] else log,
             pocket_w,
             pocket,
             scores,
         )
         _raise_overflow(status)
-        logged.append(log[:n_log].copy())
+        logged += n_log
         run += done
         if stop_when_clean and mistakes[run - 1] == 0:
             break
-    return b, beta, c, mistakes[:run], np.concatenate(logged)
+    return b, beta, c, mistakes[:run], log[:logged]
 
 
 def train(X, y, w, b, *, eta, max_iter, order, rule, fit_intercept, rng):
@@ -500,10 +526,11 @@ def voted(X, y, *, eta, max_iter, order, fit_intercept, rng):
         margin_rule=True,
         fit_intercept=fit_intercept,
         stop_when_clean=False,
-        log=np.zeros((n, 2), dtype=np.int64),
+        log=np.empty((max_iter * n, 2), dtype=np.int64),
     )
     t, i = log[:, 0] - 1, log[:, 1]  # the visits (from 0) and the examples of the updates
-    weights, intercepts = iterates(X, y, i, eta, fit_intercept)
+    weights, intercepts = np.empty((i.shape[0] + 1, d)), np.empty(i.shape[0] + 1)
+    iterates(X, y, i, eta, fit_intercept, weights, intercepts)
     counts = np.diff(np.concatenate([[0], t, [max_iter * n]]))
     return weights, intercepts, counts, w, b, list(mistakes)
 

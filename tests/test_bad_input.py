@@ -158,3 +158,30 @@ def test_a_fit_that_fails_leaves_the_model_unfitted(model):
     assert hasattr(clf, "n_features_in_") and not hasattr(clf, "classes_")
     with pytest.raises(NotFittedError, match=r"^This \w+ is not fitted yet: call fit\(X, y\)"):
         clf.predict(X)
+
+
+@pytest.mark.parametrize("model", [Perceptron, AveragedPerceptron])
+@pytest.mark.parametrize(
+    "broken",
+    ["negative column", "column past the end", "falling row pointer", "row pointer past the data"],
+)
+def test_a_malformed_csr_matrix_gets_a_valueerror(model, broken):
+    """The compiled loops index w by the CSR column indices without checking them again (as
+    unsigned integers, for speed): a malformed matrix must be stopped at fit, with a clear error,
+    not read out of bounds. The matrix passed in is not changed."""
+    X = sp.csr_matrix(np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0], [4.0, 0.0, 5.0]]))
+    data, indices, indptr = X.data.copy(), X.indices.copy(), X.indptr.copy()
+    if broken == "negative column":
+        indices[1] = -1
+    elif broken == "column past the end":
+        indices[2] = 3
+    elif broken == "falling row pointer":
+        indptr[1], indptr[2] = 3, 2
+    else:
+        indptr[3] = 6
+    bad = sp.csr_matrix((3, 3))
+    bad.data, bad.indices, bad.indptr = data, indices, indptr  # no constructor check on the way
+    before = [a.copy() for a in (bad.data, bad.indices, bad.indptr)]
+    with pytest.raises(ValueError, match="malformed CSR matrix"):
+        model().fit(bad, [1, -1, 1])
+    assert all(np.array_equal(a, b) for a, b in zip(before, (bad.data, bad.indices, bad.indptr)))
