@@ -146,12 +146,14 @@ def norm(X, i):
 @jit
 def training_mistakes(X, y, w, b, x_norms, x_norm_max, w_norm, stop_at, scores):
     """The training mistakes of (w, b) (sign(0) = +1); the count stops once it reaches
-    ``stop_at`` (checked every 256 rows, so it may pass it a little).
+    ``stop_at`` (checked after each block of rows, so it may pass it a little).
 
-    One product ``X @ w`` (BLAS, into the buffer ``scores``) scores every dense row; only a score
-    within the band of the longest row (``x_norm_max``) is looked at again: within its own row's
-    band, it is summed from left to right, as in :func:`binary_epochs`. Sparse rows are summed
-    from left to right.
+    The dense rows are scored block by block, each block by one product ``X[block] @ w`` (BLAS,
+    into the buffer ``scores``), so that a count that reaches ``stop_at`` early skips the rest of
+    the products. Each block's decisions are counted in one pass without branches, which also
+    counts the scores within the band of the longest row (``x_norm_max``); only when there are
+    some are they looked at again: within its own row's band a score is summed from left to
+    right, as in :func:`binary_epochs`. Sparse rows are summed from left to right.
     """
     w_row = w.reshape(1, w.shape[0])
     m = 0
@@ -161,15 +163,23 @@ def training_mistakes(X, y, w, b, x_norms, x_norm_max, w_norm, stop_at, scores):
             if m >= stop_at:
                 break
         return m
-    np.dot(X, w, scores)
-    wide = tie_band(w_norm, x_norm_max, w.shape[0])  # every row's band is within this one
-    n = y.shape[0]
-    for lo in range(0, n, 256):
-        for i in range(lo, min(lo + 256, n)):
+    n, d = X.shape
+    wide = tie_band(w_norm, x_norm_max, d)  # every row's band is within this one
+    block = max(512, (n + 63) // 64)
+    for lo in range(0, n, block):
+        hi = min(lo + block, n)
+        np.dot(X[lo:hi], w, scores[lo:hi])
+        near = 0
+        for i in range(lo, hi):  # y_hat = sign(a), sign(0) = +1; no branch: vectorised
             a = scores[i] + b
-            if not abs(a) > wide and not abs(a) > tie_band(w_norm, x_norms[i], w.shape[0]):
-                a = seq_dot(w_row, 0, X, i) + b
-            m += (a >= 0) != (y[i] > 0)  # y_hat = sign(a), sign(0) = +1
+            m += (a >= 0) != (y[i] > 0)
+            near += not abs(a) > wide  # near a tie, or NaN
+        if near > 0:  # settle those rows as binary_epochs does
+            for i in range(lo, hi):
+                a = scores[i] + b
+                if not abs(a) > wide and not abs(a) > tie_band(w_norm, x_norms[i], d):
+                    exact = seq_dot(w_row, 0, X, i) + b
+                    m += int((exact >= 0) != (y[i] > 0)) - int((a >= 0) != (y[i] > 0))
         if m >= stop_at:
             break
     return m
@@ -181,6 +191,34 @@ def fill_norms(X, x_norms):
     for i in range(x_norms.shape[0]):
         if x_norms[i] < 0:
             x_norms[i] = norm(X, i)
+
+
+REORDER_AFTER = 64  # pocket updates between two orderings of the rows (each copies X once)
+
+
+@jit
+def hardest_first(X, y, x_norms, hard, in_use, scores, b):
+    """Order the rows with the pocket's mistakes first into ``hard`` = (X', y', norms', order).
+
+    ``scores`` holds every row's score under the pocket's weights, in the current order (``order``
+    when ``in_use``, else X's own); ``order`` maps a position to a row of X. A near-tie may be put
+    on the wrong side: the order only speeds the count up, it never changes it.
+    """
+    Xh, yh, nh, order = hard
+    n = y.shape[0]
+    new = np.empty(n, dtype=np.int64)
+    k = 0
+    for wrong in (True, False):
+        for q in range(n):
+            if ((scores[q] + b >= 0) != (y[order[q] if in_use else q] > 0)) == wrong:
+                new[k] = order[q] if in_use else q
+                k += 1
+    for q in range(n):
+        i = new[q]
+        order[q] = i
+        yh[q], nh[q] = y[i], x_norms[i]
+        for j in range(X.shape[1]):
+            Xh[q, j] = X[i, j]
 
 
 @jit
@@ -204,6 +242,7 @@ def binary_epochs(
     pocket_w,
     pocket,
     scores,
+    hard,
 ):
     """Run up to ``n_epochs`` epochs of the perceptron over the rows ``visit`` (in that order).
 
@@ -211,7 +250,12 @@ def binary_epochs(
     of epoch e. ``c`` is CIML's counter (visits so far + 1). Averaging is on when ``u`` has d
     entries (empty: off); the pocket is on when ``pocket_w`` has d entries, with ``pocket`` =
     [its b, its training mistakes, the largest row norm], ``x_norms`` complete and ``scores`` a
-    buffer of n entries (each update costs one ``X @ w`` and one pass over its n scores). ``log``
+    buffer of n entries (each update costs at most one ``X @ w`` and one pass over its n scores,
+    less when the count reaches the pocket's early). ``hard`` = (X', y', norms', order), buffers of
+    n rows (or empty: off) where :func:`hardest_first` keeps the rows with the pocket's mistakes
+    first, so that a count that reaches the pocket's stops sooner (the count is the same in any
+    order of the rows); ``pocket[3]`` is then 1 once they are in use, ``pocket[4]`` the update
+    that last ordered them and ``pocket[5]`` the updates so far. ``log``
     receives, for each update, the counter c at which it happened and the example's index, one row
     per update: it must have a row for every visit, or none (nothing is logged).
 
@@ -250,10 +294,20 @@ def binary_epochs(
                     log[n_log, 0], log[n_log, 1] = c, i
                     n_log += 1
                 if keep_pocket:  # the new weights go in the pocket if they make fewer mistakes
-                    m = training_mistakes(X, y, w, b, x_norms, pocket[2], w_norm, pocket[1], scores)
-                    if m < pocket[1]:
+                    best, longest = pocket[1], pocket[2]
+                    if pocket[3] > 0:  # count over the rows in the hardest-first order
+                        Xh, yh, nh = hard[0], hard[1], hard[2]
+                        m = training_mistakes(Xh, yh, w, b, nh, longest, w_norm, best, scores)
+                    else:
+                        m = training_mistakes(X, y, w, b, x_norms, longest, w_norm, best, scores)
+                    pocket[5] += 1  # updates so far
+                    if m < pocket[1]:  # a full count: scores holds every row's score under w
                         pocket_w[:] = w
                         pocket[0], pocket[1] = b, m
+                        if not isinstance(X, tuple):
+                            if hard[3].shape[0] > 0 and pocket[5] - pocket[4] >= REORDER_AFTER:
+                                hardest_first(X, y, x_norms, hard, pocket[3] > 0, scores, b)
+                                pocket[3], pocket[4] = 1.0, pocket[5]
                 updates += 1
             c += 1  # c = c + 1
         mistakes[epoch] = updates
@@ -362,6 +416,8 @@ def multiclass_epochs(
 _NONE = np.zeros(0)  # an empty array: the option is off
 _NONE2 = np.zeros((0, 0))
 _NO_LOG = np.zeros((0, 2), dtype=np.int64)
+_NO_HARD = (_NONE2, _NONE, _NONE, np.zeros(0, dtype=np.int64))  # no hardest-first buffers
+_HARD_BYTES = 1 << 28  # the pocket keeps a reordered copy of X up to this size (256 MiB)
 
 
 def sparse_rows(X):
@@ -404,6 +460,7 @@ def _epochs(
     pocket_w=_NONE,
     pocket=_NONE,
     x_norms=None,
+    hard=_NO_HARD,
 ):
     """Run the epochs: all in one compiled call (cyclic), or one call per shuffled epoch.
 
@@ -444,6 +501,7 @@ def _epochs(
             pocket_w,
             pocket,
             scores,
+            hard,
         )
         _raise_overflow(status)
         logged += n_log
@@ -558,7 +616,10 @@ def pocket(X, y, *, eta, max_iter, order, rule, fit_intercept, rng):
     x_norms = np.full(n, -1.0)
     fill_norms(X, x_norms)  # the count of mistakes reads them all
     start = training_mistakes(X, y, w, 0.0, x_norms, x_norms.max(), 0.0, n + 1, np.empty(n))
-    state = np.array([0.0, float(start), x_norms.max()])
+    state = np.array([0.0, float(start), x_norms.max(), 0.0, 0.0, 0.0])
+    hard = _NO_HARD
+    if n * d * 8 <= _HARD_BYTES:  # room for the rows in hardest-first order (binary_epochs)
+        hard = (np.empty((n, d)), np.empty(n), np.empty(n), np.empty(n, dtype=np.int64))
     b, _, _, mistakes, _ = _epochs(
         X,
         y,
@@ -574,6 +635,7 @@ def pocket(X, y, *, eta, max_iter, order, rule, fit_intercept, rng):
         pocket_w=pocket_w,
         pocket=state,
         x_norms=x_norms,
+        hard=hard,
     )
     return (
         w,

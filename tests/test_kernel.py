@@ -186,6 +186,7 @@ def test_the_plain_python_kernel_is_the_compiled_one():
         b, c, beta, run, n_log, status = fn(
             X, y, np.full(60, -1.0), np.arange(60), 5, w, 0.0, 1.0, True, True, False,
             mistakes, 1, u, 0.0, _kernel._NO_LOG, _kernel._NONE, _kernel._NONE, _kernel._NONE,
+            _kernel._NO_HARD,
         )  # fmt: skip
         out.append((w, u, mistakes, (b, c, beta, run, n_log, status)))
     assert out[0][3] == out[1][3]
@@ -376,3 +377,58 @@ def test_sparse_input_gives_the_same_fit_on_every_path(model, order):
     for path in paths:
         _assert_same(_fit(est, sp.csr_matrix(X), y, path), dense, BINARY[model])
     assert dense.n_updates_ > 0
+
+
+def test_the_pocket_counts_over_its_rows_in_hardest_first_order(plain, monkeypatch):
+    from perclib import _fast
+
+    """After every 64 updates the pocket's count of mistakes runs over a copy of the rows with the
+    pocket's mistakes first (so that it reaches the pocket's count, and stops, sooner). The count
+    is the same in any order: the plain kernel, which orders its rows on this noisy data and then
+    counts over the copy, gives the compiled (or numpy) loops' pocket bit for bit."""
+    orderings = []
+    real = plain.hardest_first
+
+    def spy(X, y, x_norms, hard, in_use, scores, b):
+        real(X, y, x_norms, hard, in_use, scores, b)
+        Xh, yh, nh, order = hard
+        assert np.array_equal(Xh, X[order]) and np.array_equal(yh, y[order])
+        assert np.array_equal(nh, x_norms[order]) and np.array_equal(np.sort(order), np.arange(n))
+        orderings.append(order.copy())
+
+    monkeypatch.setattr(plain, "hardest_first", spy)
+    X, y = _data(600, 3, 0.2, 0.0, seed=21)
+    n = X.shape[0]
+    y = y.astype(np.float64)
+    common = {"eta": 1.0, "max_iter": 8, "rule": "margin", "fit_intercept": True}
+    for order in ("cyclic", "shuffle"):
+        orderings.clear()
+        got = plain.pocket(X, y, order=order, rng=np.random.default_rng(7), **common)
+        want = _engine_of_models().pocket(X, y, order=order, rng=np.random.default_rng(7), **common)
+        numpy = _fast.pocket(X, y, order=order, rng=np.random.default_rng(7), **common)  # no copy
+        assert orderings, "the rows were never put in hardest-first order"
+        assert len(got) == len(want) == len(numpy)
+        for a, b, c in zip(got, want, numpy):
+            assert np.array_equal(np.asarray(a), np.asarray(b))
+            assert np.array_equal(np.asarray(a), np.asarray(c))
+
+
+def test_hardest_first_puts_the_pockets_mistakes_first(plain):
+    rng = np.random.default_rng(3)
+    n, d = 50, 4
+    X, y = rng.normal(size=(n, d)), rng.choice([-1.0, 1.0], n)
+    norms = np.linalg.norm(X, axis=1)
+    hard = (np.empty((n, d)), np.empty(n), np.empty(n), np.empty(n, dtype=np.int64))
+    w, b = rng.normal(size=d), 0.25
+    plain.hardest_first(X, y, norms, hard, False, X @ w, b)  # from X's own order
+    Xh, yh, nh, order = hard
+    wrong = (Xh @ w + b >= 0) != (yh > 0)
+    k = int(wrong.sum())
+    assert 0 < k < n and wrong[:k].all() and not wrong[k:].any()
+    assert np.array_equal(Xh, X[order]) and np.array_equal(nh, norms[order])
+    w2 = rng.normal(size=d)
+    plain.hardest_first(X, y, norms, hard, True, Xh @ w2, -b)  # from the current order
+    wrong2 = (Xh @ w2 - b >= 0) != (yh > 0)
+    k2 = int(wrong2.sum())
+    assert wrong2[:k2].all() and not wrong2[k2:].any()
+    assert np.array_equal(Xh, X[order]) and np.array_equal(yh, y[order])
