@@ -9,6 +9,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from scipy import sparse
 
 from . import _validation as V
 
@@ -203,3 +204,92 @@ def make_blobs3(n_per_class=30, *, spread=0.6, random_state=None):
     centres = np.array([[0.0, 2.0], [-2.0, -1.0], [2.0, -1.0]])
     X = np.vstack([c + spread * rng.normal(size=(k, 2)) for c in centres])
     return X, np.repeat(np.arange(3), k)
+
+
+def make_fixed_ratio(n_samples, n_features, ratio, *, rho=1.0, random_state=None):
+    """Separable data whose R / gamma* is exactly ``ratio`` (up to rounding), for any n and d.
+
+    Construction, in the augmented space: a random unit u = (u_0, w) with |u_0| <= 0.3 and
+    gamma = R / ratio, R = sqrt(1 + rho^2). Two support points z_+ = gamma u + t and
+    z_- = gamma u - mu t (t orthogonal to u, mu = (1 + gamma u_0) / (1 - gamma u_0)) have a convex
+    combination equal to gamma u and u.z = gamma; every other point has u.z >= gamma. Then gamma u
+    is the point of least norm of the hull (any q in it has ||q|| >= u.q >= gamma), so gamma* =
+    gamma exactly. One point lies on the sphere ||x|| = rho, all others inside, so R is exact too.
+
+    Returns X of shape (n_samples, n_features) and y in {-1, +1} (both classes present).
+    """
+    n = _check_count(n_samples, "n_samples", 3)
+    d = _check_count(n_features, "n_features")
+    rho = V.check_positive(rho, "rho")
+    R = float(np.sqrt(1.0 + rho**2))
+    if (
+        isinstance(ratio, bool)
+        or not isinstance(ratio, numbers.Real)
+        or not R / rho * 1.05 <= ratio <= 1e4
+    ):
+        raise ValueError(
+            f"ratio must be a number in [{R / rho * 1.05:.3f}, 1e4] for rho={rho}; got {ratio!r}."
+        )
+    gamma = R / float(ratio)
+    rng = V.check_random_state(random_state)
+    for _ in range(
+        1000
+    ):  # redraw u until both support points fit in the ball (always soon: u_0 = 0 fits)
+        u0 = float(rng.uniform(-0.3, 0.3))
+        w = rng.normal(size=d)
+        w *= np.sqrt(1 - u0**2) / np.linalg.norm(w)
+        mu = (1 + gamma * u0) / (1 - gamma * u0)
+        alpha = (1 - gamma * u0) / (1 - u0**2)
+        x_plus_base = (gamma - alpha * u0) * w  # x_+ = z_+[1:] without the free part s
+        x_minus_base = -(gamma + mu * alpha * u0) * w  # x_- = -z_-[1:] without the free part
+        if max(x_plus_base @ x_plus_base, x_minus_base @ x_minus_base) <= rho**2:
+            break
+    else:  # pragma: no cover - needs 1000 unlucky draws
+        raise ValueError(
+            f"Could not place the support points for ratio={ratio!r}; use a larger ratio."
+        )
+    s = rng.normal(size=d)
+    s -= (s @ w) / (w @ w) * w  # s is orthogonal to w (and to e_0): t stays orthogonal to u
+    room = min(rho**2 - x_plus_base @ x_plus_base, (rho**2 - x_minus_base @ x_minus_base) / mu**2)
+    s_norm = float(np.linalg.norm(s))
+    s = s * (0.5 * np.sqrt(max(room, 0.0)) / s_norm) if s_norm > 0 else s
+    supports = np.array([x_plus_base + s, x_minus_base + mu * s])
+
+    def draw(count, on_sphere):
+        pts = np.empty((0, d))
+        while pts.shape[0] < count:
+            g = rng.normal(size=(4 * count + 16, d))
+            g /= np.linalg.norm(g, axis=1, keepdims=True)
+            r = rho if on_sphere else rho * rng.uniform(size=(g.shape[0], 1)) ** (1.0 / d)
+            cand = g * r
+            pts = np.vstack([pts, cand[np.abs(u0 + cand @ w) >= gamma]])
+        return pts[:count]
+
+    X = np.vstack([supports, draw(1, True), draw(n - 3, False)])
+    X = X[rng.permutation(n)]
+    y = np.where(u0 + X @ w >= 0, 1, -1)
+    return X, y
+
+
+def make_sparse_text(n_samples=2000, n_features=5000, *, words=20, random_state=None):
+    """A text-like binary problem: each example "contains" ``words`` distinct features (value 1).
+
+    Features follow a Zipf-like frequency (a few common words, many rare ones); the label is the
+    sign of a hidden sparse weight vector's score (ties to +1). Returns ``(X, y)`` with X a CSR
+    matrix.
+    """
+    n = V.check_max_iter(n_samples, "n_samples")
+    d = V.check_max_iter(n_features, "n_features")
+    words = V.check_max_iter(words, "words")
+    if words > d:
+        raise ValueError(f"words ({words}) cannot exceed n_features ({d}).")
+    rng = np.random.default_rng(random_state)
+    p = 1.0 / np.arange(1, d + 1)
+    p /= p.sum()
+    rows = [np.sort(rng.choice(d, size=words, replace=False, p=p)) for _ in range(n)]
+    indices = np.concatenate(rows)
+    indptr = np.arange(0, n * words + 1, words)
+    X = sparse.csr_matrix((np.ones(n * words), indices, indptr), shape=(n, d))
+    hidden = np.where(rng.random(d) < 0.5, -1.0, 1.0) * (rng.random(d) < 0.2)
+    y = np.where(X @ hidden >= 0, 1, -1)
+    return X, y

@@ -3,7 +3,8 @@
 On a bag-of-words problem each example has a few non-zero features out of many. The perceptron's
 update touches only those (O(nnz)); the naive average adds the whole current w to a running sum
 after every example (O(d) each time); CIML's lazy trick (w - u/c) adds c·y·x to u on updates only
-(O(nnz)). :func:`averaged_sparse` runs either and counts the scalar additions into the averaging
+(O(nnz)). The data come from :func:`perclib.datasets.make_sparse_text` (importable from here
+too). :func:`averaged_sparse` runs either and counts the scalar additions into the averaging
 sums, so the cost can be compared exactly (the wall-clock comparison is in
 ``benchmarks/bench_sparse_average.py``).
 
@@ -21,32 +22,9 @@ from scipy import sparse
 
 from . import _validation as V
 from ._engine import csr, row, train
+from .datasets import make_sparse_text
 
 __all__ = ["make_sparse_text", "averaged_sparse"]
-
-
-def make_sparse_text(n_samples=2000, n_features=5000, *, words=20, random_state=None):
-    """A text-like binary problem: each example "contains" ``words`` distinct features (value 1).
-
-    Features follow a Zipf-like frequency (a few common words, many rare ones); the label is the
-    sign of a hidden sparse weight vector's score (ties to +1). Returns ``(X, y)`` with X a CSR
-    matrix.
-    """
-    n = V.check_max_iter(n_samples, "n_samples")
-    d = V.check_max_iter(n_features, "n_features")
-    words = V.check_max_iter(words, "words")
-    if words > d:
-        raise ValueError(f"words ({words}) cannot exceed n_features ({d}).")
-    rng = np.random.default_rng(random_state)
-    p = 1.0 / np.arange(1, d + 1)
-    p /= p.sum()
-    rows = [np.sort(rng.choice(d, size=words, replace=False, p=p)) for _ in range(n)]
-    indices = np.concatenate(rows)
-    indptr = np.arange(0, n * words + 1, words)
-    X = sparse.csr_matrix((np.ones(n * words), indices, indptr), shape=(n, d))
-    hidden = np.where(rng.random(d) < 0.5, -1.0, 1.0) * (rng.random(d) < 0.2)
-    y = np.where(X @ hidden >= 0, 1, -1)
-    return X, y
 
 
 def averaged_sparse(X, y, *, max_iter=5, lazy=True):

@@ -321,3 +321,25 @@ def test_flip_zero_flips_nothing_even_on_a_draw_of_exactly_zero():
     assert np.array_equal(X, X0) and np.array_equal(y, y0)
     _, y_all = D.make_noisy(30, flip=0.5, random_state=ZeroDraws(np.random.PCG64(4)))
     assert np.array_equal(y_all, -y0)  # a draw of 0 < 0.5: every label flipped
+
+
+def test_every_data_generator_lives_in_datasets():
+    """Issue 19: the generators are written once, in perclib.datasets; the modules that used to
+    hold one (experiments, sparse) export that very function."""
+    import ast
+    from pathlib import Path
+
+    import perclib
+    from perclib import datasets, experiments, sparse
+
+    root = Path(perclib.__file__).parent
+    elsewhere = [
+        f"{path.relative_to(root)}: {node.name}"
+        for path in root.rglob("*.py")
+        if path.name != "datasets.py"
+        for node in ast.parse(path.read_text()).body
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("make_")
+    ]
+    assert elsewhere == []
+    assert experiments.make_fixed_ratio is datasets.make_fixed_ratio
+    assert sparse.make_sparse_text is datasets.make_sparse_text

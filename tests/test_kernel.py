@@ -432,3 +432,28 @@ def test_hardest_first_puts_the_pockets_mistakes_first(plain):
     k2 = int(wrong2.sum())
     assert wrong2[:k2].all() and not wrong2[k2:].any()
     assert np.array_equal(Xh, X[order]) and np.array_equal(yh, y[order])
+
+
+@pytest.mark.parametrize("scale", [0.0, 1e-320, 1e-300, 1e-160, 1.0, 1e160, 1e300])
+def test_the_compiled_row_norm_is_the_numpy_one(plain, scale):
+    """The row norm has one numpy definition (_engine.row_norms, vector_norm for one row) and one
+    for the loops (_kernel.norm); both are free of overflow and underflow and agree to rounding,
+    against math.hypot, at every scale."""
+    import math
+
+    from perclib import _kernel
+    from perclib._engine import row_norms, vector_norm
+
+    rng = np.random.default_rng(int(np.log10(scale + 1e-323) + 400))
+    X = rng.normal(size=(25, 7)) * scale
+    X[0, :] = 0.0
+    numpy = row_norms(X)
+    for module in (plain, _kernel):
+        with np.errstate(all="ignore"):  # plain Python warns of the squares that overflow
+            compiled = np.array([module.norm(X, i) for i in range(X.shape[0])])
+            one_row = [vector_norm(row) for row in X]
+        exact = np.array([math.hypot(*row) for row in X])
+        assert np.all(np.isfinite(compiled)) and compiled[0] == 0.0
+        assert np.allclose(compiled, exact, rtol=8 * 7 * 2.0**-52, atol=0)
+        assert np.allclose(numpy, exact, rtol=8 * 7 * 2.0**-52, atol=0)
+        assert np.allclose(one_row, numpy, rtol=8 * 7 * 2.0**-52, atol=0)

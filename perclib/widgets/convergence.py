@@ -39,7 +39,7 @@ class MarginExplorer:
 
     Each change draws a fresh separable data set, trains :class:`perclib.Perceptron` from w = 0, and
     computes gamma* (:func:`perclib.theory.max_margin`, in the augmented space) and R. With
-    ``exact=True`` the data come from :func:`perclib.experiments.make_fixed_ratio`, so gamma* *is*
+    ``exact=True`` the data come from :func:`perclib.datasets.make_fixed_ratio`, so gamma* *is*
     the slider's value and R = sqrt(2) (points in the unit disc): every setting lies on one bound
     curve.
     With ``exact=False`` they come from :func:`perclib.datasets.make_separable`, where ``margin`` is
