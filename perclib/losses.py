@@ -152,9 +152,9 @@ def loss_derivative(loss, y, a, *, at_zero=1.0):
     t0 = _check_at_zero(at_zero)
     y = _signs(y)
     g = _slope(loss, y, y * np.asarray(a, dtype=np.float64), t0)
-    # + 0.0 turns the -0.0 of a flat part (y = +1, t = 0) into 0.0; the logistic's slope is never
-    # flat and is returned as it is
-    return g if loss == "logistic" else g + 0.0
+    # + 0.0 turns a -0.0 into 0.0: a flat part's (y = +1, t = 0), or the logistic's where
+    # sigma(-y a) underflows (y a > 745)
+    return g + 0.0
 
 
 # -- one example, a data set ----------------------------------------------------------------------

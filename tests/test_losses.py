@@ -198,3 +198,47 @@ def test_each_formula_is_written_once():
         assert getattr(theory, name) is getattr(losses, name)
     for name in ("loss_value", "loss_derivative", "subgradient", "objective"):
         assert getattr(sgd, name) is getattr(losses, name)
+
+
+def test_a_zero_slope_is_a_plain_zero_for_every_loss():
+    """A flat part of the perceptron and hinge losses (y = +1 past the kink) and the logistic's
+    slope where sigma(-y a) underflows give 0.0, never -0.0 (which prints as "-0." in a table)."""
+    for loss, a in (("perceptron", 3.0), ("hinge", 3.0), ("logistic", 800.0)):
+        g = losses.loss_derivative(loss, [1], [a])
+        assert g[0] == 0.0 and not np.signbit(g[0]), loss
+    assert losses.loss_derivative("logistic", [1], [700.0])[0] < 0  # not yet underflowed
+
+
+def test_the_losses_read_any_real_numbers_as_float64():
+    """Labels, activations and weights given as Decimal or Fraction (real numbers numpy keeps as
+    Python objects) are read as float64, as float input is: the same results, no TypeError from
+    mixing a Decimal with a float."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    X = np.array([[1.0, 2.0], [-1.0, 0.5], [0.5, -2.0]])
+    y, a, w, b = [1, -1, 1], [0.5, -2.0, 3.0], [0.25, -0.5], 0.5
+    for kind in (Decimal, Fraction):
+
+        def real(values, kind=kind):
+            return [kind(str(v)) for v in values]
+
+        for loss in ("perceptron", "hinge", "logistic"):
+            assert np.array_equal(
+                losses.loss_value(loss, y, real(a)), losses.loss_value(loss, y, a)
+            )
+            assert np.array_equal(
+                losses.loss_derivative(loss, y, real(a)), losses.loss_derivative(loss, y, a)
+            )
+            direct = getattr(losses, f"{loss}_loss")
+            assert np.array_equal(direct(real(y), real(a)), direct(y, a)), loss
+            assert losses.objective(X, y, real(w), b, loss=loss) == losses.objective(
+                X, y, w, b, loss=loss
+            )
+            got, want = (losses.subgradient(X[0], 1, ws, b, loss=loss) for ws in (real(w), w))
+            assert np.array_equal(got[0], want[0]) and got[1] == want[1]
+        assert losses.perceptron_criterion(X, y, real(w), b) == losses.perceptron_criterion(
+            X, y, w, b
+        )
+        got, want = (losses.perceptron_subgradient(X, y, ws, b) for ws in (real(w), w))
+        assert np.array_equal(got[0], want[0]) and got[1] == want[1]
