@@ -1,10 +1,13 @@
 """VotedPerceptron against a brute-force vote."""
 
+import warnings
+
 import numpy as np
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from perclib import Perceptron, VotedPerceptron
+from perclib import AveragedPerceptron, Perceptron, VotedPerceptron
 from perclib.datasets import make_noisy, worked_example
 
 
@@ -69,3 +72,36 @@ def test_shuffle_and_no_intercept():
     b = VotedPerceptron(order="shuffle", random_state=3, fit_intercept=False).fit(X, y)
     assert np.array_equal(a.weights_, b.weights_) and np.all(a.intercepts_ == 0.0)
     assert a.score(X, y) > 0.7
+
+
+@pytest.mark.parametrize("order", ["cyclic", "shuffle"])
+@pytest.mark.parametrize(
+    "model, attrs",
+    [
+        (AveragedPerceptron, ("coef_", "intercept_", "last_coef_", "c_", "mistakes_")),
+        (VotedPerceptron, ("weights_", "intercepts_", "counts_", "last_coef_", "mistakes_")),
+    ],
+)
+def test_partial_fit_continues_the_fit_epoch_by_epoch(model, attrs, order):
+    """Three calls of partial_fit are fit with max_iter=3, and so is fit with max_iter=2 followed
+    by one partial_fit: the same visiting order (the same shuffles from random_state), the same
+    state carried from call to call (iterates, survival counts, CIML's sums)."""
+    X, y = make_noisy(60, 3, 0.1, random_state=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        whole = model(max_iter=3, order=order, random_state=5).fit(X, y)
+        calls = model(order=order, random_state=5)
+        for _ in range(3):
+            calls.partial_fit(X, y, classes=[-1, 1])
+        resumed = model(max_iter=2, order=order, random_state=5).fit(X, y)
+        resumed.partial_fit(X, y)
+    assert whole.n_updates_ > 5 and whole.mistakes_.shape == (3,)
+    for other in (calls, resumed):
+        for name in attrs:
+            got, want = getattr(other, name), getattr(whole, name)
+            assert np.array_equal(got, want) and np.asarray(got).dtype == np.asarray(want).dtype, (
+                name
+            )
+    if order == "shuffle":  # the order mattered: cyclic epochs give other iterates
+        cyclic = model(max_iter=3, random_state=5).fit(X, y)
+        assert not np.array_equal(cyclic.last_coef_, whole.last_coef_)
