@@ -403,3 +403,16 @@ def test_an_update_that_overflows_is_a_clear_error(loss):
         warnings.simplefilter("error")
         with pytest.raises(ValueError, match="^Floating-point overflow: an update made the"):
             LinearSGD(loss=loss, eta=1e200).fit(X, [1, -1])
+
+
+@pytest.mark.parametrize("loss", ["perceptron", "hinge"])
+def test_an_objective_past_the_largest_float_is_inf_without_a_warning(loss):
+    """At 1e200 the weights stay finite (about 1e200) but every activation overflows: the mean
+    training loss after each epoch is then +inf, reported as such, and no RuntimeWarning escapes
+    the fit (the numbers are what IEEE arithmetic gives; warnings are turned into errors here)."""
+    X, y = make_separable(40, 3, margin=0.1, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = LinearSGD(loss=loss, max_iter=3).fit(X * 1e200, y)
+    assert np.all(np.isfinite(model.coef_)) and model.objective_.shape == (3,)
+    assert np.all(np.isposinf(model.objective_))
