@@ -185,3 +185,55 @@ def test_a_malformed_csr_matrix_gets_a_valueerror(model, broken):
     with pytest.raises(ValueError, match="malformed CSR matrix"):
         model().fit(bad, [1, -1, 1])
     assert all(np.array_equal(a, b) for a, b in zip(before, (bad.data, bad.indices, bad.indptr)))
+
+
+def test_attribute_errors_name_the_model_and_what_is_missing():
+    """perclib's AttributeErrors say which model, which attribute, and what to do."""
+    model = Perceptron()
+    with pytest.raises(NotFittedError, match=r"^This Perceptron has no coef_ yet: it is learned"):
+        model.coef_
+    for name in ("colour", "_secret_", "__shape__"):  # not learned attributes: Python's message
+        with pytest.raises(
+            AttributeError, match=rf"^'Perceptron' object has no attribute '{name}'$"
+        ):
+            getattr(model, name)
+    fitted = VotedPerceptron().fit(*worked_example())
+    with pytest.raises(AttributeError, match=r"^'VotedPerceptron' object has no attribute 'w_'$"):
+        fitted.w_
+    fitted = Perceptron().fit(*worked_example())
+    with pytest.raises(AttributeError, match=r"use Perceptron\(record=True\)\.fit\(X, y\)\.$"):
+        fitted.history_
+
+
+def test_the_scikit_learn_tags_say_sparse_and_multi_class():
+    assert Perceptron().__sklearn_tags__().input_tags.sparse is True
+    assert AveragedPerceptron().__sklearn_tags__().input_tags.sparse is True
+    assert VotedPerceptron().__sklearn_tags__().input_tags.sparse is False
+    assert Perceptron().__sklearn_tags__().classifier_tags.multi_class is False
+    assert MulticlassPerceptron().__sklearn_tags__().classifier_tags.multi_class is True
+
+
+def test_continuous_labels_get_scikit_learns_valueerror():
+    X = np.arange(12, dtype=float).reshape(6, 2)
+    with pytest.raises(ValueError, match="Unknown label type: continuous"):
+        MulticlassPerceptron().fit(X, [0.5, 1.5, 2.5, 0.5, 1.5, 2.5])
+
+
+@pytest.mark.parametrize("model", [Perceptron, MulticlassPerceptron])
+@pytest.mark.parametrize("label", [-7, 9])  # below and above every class
+def test_partial_fit_names_labels_that_are_not_classes(model, label):
+    X, y = worked_example()
+    classes = [-1, 1] if model is Perceptron else [-1, 0, 1]
+    fitted = model().partial_fit(X, y, classes=classes)
+    with pytest.raises(ValueError, match=rf"y holds labels \[{label}\] that are not in classes"):
+        fitted.partial_fit(X, np.array([1, -1, label, -1]))
+
+
+def test_errors_about_the_classes_name_the_model():
+    X, y = worked_example()
+    with pytest.raises(ValueError, match="^classes must be given on the first call to partial_fit"):
+        Perceptron().partial_fit(X[:2], y[:2])
+    with pytest.raises(ValueError, match="PocketPerceptron"):
+        PocketPerceptron().fit(np.vstack([X, X[:1]]), [0, 1, 2, 0, 1])
+    with pytest.raises(ValueError, match="VotedPerceptron needs a dense array"):
+        VotedPerceptron().fit(sp.csr_matrix(X), y)

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from perclib import AveragedPerceptron, Perceptron, VotedPerceptron
-from perclib.datasets import make_noisy, worked_example
+from perclib import AveragedPerceptron, MulticlassPerceptron, Perceptron, VotedPerceptron
+from perclib.datasets import make_blobs3, make_noisy, worked_example
 
 
 def brute_force(X, y, epochs):
@@ -80,19 +80,23 @@ def test_shuffle_and_no_intercept():
     [
         (AveragedPerceptron, ("coef_", "intercept_", "last_coef_", "c_", "mistakes_")),
         (VotedPerceptron, ("weights_", "intercepts_", "counts_", "last_coef_", "mistakes_")),
+        (MulticlassPerceptron, ("coef_", "intercept_", "last_coef_", "mistakes_")),
     ],
 )
 def test_partial_fit_continues_the_fit_epoch_by_epoch(model, attrs, order):
     """Three calls of partial_fit are fit with max_iter=3, and so is fit with max_iter=2 followed
     by one partial_fit: the same visiting order (the same shuffles from random_state), the same
     state carried from call to call (iterates, survival counts, CIML's sums)."""
-    X, y = make_noisy(60, 3, 0.1, random_state=1)
+    if model is MulticlassPerceptron:  # three overlapping blobs: no epoch is free of mistakes
+        X, y = make_blobs3(20, spread=1.5, random_state=1)
+    else:
+        X, y = make_noisy(60, 3, 0.1, random_state=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         whole = model(max_iter=3, order=order, random_state=5).fit(X, y)
         calls = model(order=order, random_state=5)
         for _ in range(3):
-            calls.partial_fit(X, y, classes=[-1, 1])
+            calls.partial_fit(X, y, classes=np.unique(y))
         resumed = model(max_iter=2, order=order, random_state=5).fit(X, y)
         resumed.partial_fit(X, y)
     assert whole.n_updates_ > 5 and whole.mistakes_.shape == (3,)
