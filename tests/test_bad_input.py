@@ -132,7 +132,7 @@ def test_nan_labels_get_a_valueerror():
 def test_none_among_the_labels_gets_a_valueerror(model, labels):
     X, _ = worked_example()
     y = np.array(labels, dtype=object)
-    with pytest.raises(ValueError, match="y holds None: every sample needs a label"):
+    with pytest.raises(ValueError, match=r"^y holds None: every sample needs a label\.$"):
         model().fit(X, y)
     assert y.tolist() == labels  # the caller's labels are left as they were
 
@@ -231,9 +231,23 @@ def test_partial_fit_names_labels_that_are_not_classes(model, label):
 
 def test_errors_about_the_classes_name_the_model():
     X, y = worked_example()
-    with pytest.raises(ValueError, match="^classes must be given on the first call to partial_fit"):
+    message = (
+        r"^classes must be given on the first call to partial_fit when y does not hold both "
+        r"labels, for example classes=\[-1, 1\]\.$"
+    )
+    with pytest.raises(ValueError, match=message):
         Perceptron().partial_fit(X[:2], y[:2])
     with pytest.raises(ValueError, match="PocketPerceptron"):
         PocketPerceptron().fit(np.vstack([X, X[:1]]), [0, 1, 2, 0, 1])
     with pytest.raises(ValueError, match="VotedPerceptron needs a dense array"):
         VotedPerceptron().fit(sp.csr_matrix(X), y)
+
+
+def test_labels_that_cannot_be_sorted_get_scikit_learns_valueerror():
+    """Numbers mixed with strings cannot be sorted into classes: scikit-learn's check names the
+    problem (not numpy's TypeError from sorting), and the labels passed in are left as they were."""
+    X, _ = worked_example()
+    y = np.array([1, "a", 1, "a"], dtype=object)
+    with pytest.raises(ValueError, match="Unknown label type"):
+        Perceptron().fit(X, y)
+    assert y.tolist() == [1, "a", 1, "a"]
