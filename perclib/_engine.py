@@ -167,6 +167,22 @@ def class_scores(W, b, x, x_norm, w_norms):
     return s, p
 
 
+def update_classes(W, b, U, beta, t, p, x, eta, c, fit_intercept):
+    """The multi-class perceptron's update on a mistake (true class t, predicted p != t), in place:
+    w_t += eta x, w_p -= eta x, and CIML's sums U, beta with the counter c (Collins 2002; CIML
+    ch. 6). The numpy loops, reference and block scan, both make it; the compiled loop makes the
+    same operations in :mod:`perclib._kernel`."""
+    W[t] += eta * x
+    W[p] -= eta * x
+    U[t] += (eta * c) * x
+    U[p] -= (eta * c) * x
+    if fit_intercept:
+        b[t] += eta
+        b[p] -= eta
+        beta[t] += eta * c
+        beta[p] -= eta * c
+
+
 def check_finite_update(w, b):
     """Raise a clear ``ValueError`` when an update made w or b overflow
     (scikit-learn raises too)."""

@@ -60,6 +60,7 @@ from ._engine import (
     row_norms,
     scores,
     tie_band,
+    update_classes,
     vector_norm,
 )
 
@@ -350,16 +351,8 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
                     continue
                 j, i, t, p = found
                 c = epoch * n + lo + o + j + 1
-                x = X[i]
-                W[t] += eta * x  # an overflow raises just below
-                W[p] -= eta * x
-                U[t] += (eta * c) * x
-                U[p] -= (eta * c) * x
-                if fit_intercept:
-                    b[t] += eta
-                    b[p] -= eta
-                    beta[t] += eta * c
-                    beta[p] -= eta * c
+                # the reference's update (an overflow raises just below)
+                update_classes(W, b, U, beta, t, p, X[i], eta, c, fit_intercept)
                 check_finite_update(W[t], b[t])
                 check_finite_update(W[p], b[p])
                 w_norms[t] = vector_norm(W[t])

@@ -19,6 +19,7 @@ from ._engine import (
     row,
     row_norms,
     scores,
+    update_classes,
 )
 from ._engine import train as _train
 
@@ -180,15 +181,7 @@ def multiclass_epochs(
             x, t, c = X[i], int(yi[i]), state["c"]
             s, p = class_scores(W, b, x, x_norms[i], row_norms(W))
             if p != t:
-                W[t] += eta * x
-                W[p] -= eta * x
-                U[t] += (eta * c) * x
-                U[p] -= (eta * c) * x
-                if fit_intercept:
-                    b[t] += eta
-                    b[p] -= eta
-                    beta[t] += eta * c
-                    beta[p] -= eta * c
+                update_classes(W, b, U, beta, t, p, x, eta, c, fit_intercept)
                 updates += 1
             state["c"] = c + 1
             if history is not None:
