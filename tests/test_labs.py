@@ -529,6 +529,7 @@ def _visible_only(lab, course, release_nb, source_nb, tmp):
         if cell.cell_type != "code" or "nbval-ignore-output" in cell.metadata.get("tags", []):
             continue
         src = re.sub(r"### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS", "", cell.source, flags=re.S)
+        src = re.sub(r"^%.*$", "", src, flags=re.M)  # IPython's magics (%matplotlib) are not Python
         wrap = "".join(
             f"\nif '{f}' in dir() and not hasattr({f}, '__wrapped__'): {f} = _rec('{f}', {f})"
             for f in funcs
@@ -547,6 +548,10 @@ def _visible_only(lab, course, release_nb, source_nb, tmp):
         env={**__import__("os").environ, "MPLBACKEND": "Agg"},
     )
     record = pickle.loads((tmp / f"{lab}.pkl").read_bytes())
+    # Each graded function must have answers to look up: otherwise this submission would be a
+    # notebook of functions returning None, which proves nothing about the hidden tests.
+    missing = [f for f in funcs if not record.get(f)]
+    assert not missing, f"{lab}: the visible tests' calls of {missing} were not recorded"
     edits = []
     for f in funcs:
         table = record.get(f, {})
