@@ -17,8 +17,10 @@ CI runs the notebook tests with ``MPLBACKEND=Agg`` to prove it (tests/test_noteb
 checks the same on a small notebook). The test process itself draws with Agg.
 """
 
+import importlib.util
 import os
 import shutil
+import signal
 import tempfile
 
 _TMP = tempfile.mkdtemp(prefix="perclib-test-config-")
@@ -36,6 +38,23 @@ for _name, _folder in ISOLATED.items():
     os.makedirs(os.environ[_name])
 for _name in UNSET:
     os.environ.pop(_name, None)
+# Kernel specs in the (isolated) data folder come before the virtualenv's own, so that the spec
+# installed below is the one nbval and nbgrader find for "python3".
+os.environ["JUPYTER_PREFER_ENV_PATH"] = "0"
+
+# Warm kernels (tools/warm_kernel.py): each test process imports ipykernel, numpy, scipy,
+# scikit-learn and perclib once, in a server, and each kernel is a fork of it. The "python3" spec
+# runs the launcher, which falls back to a cold `python -m ipykernel_launcher` whenever the
+# kernel's environment is not the server's.
+_spec = importlib.util.spec_from_file_location(
+    "warm_kernel", os.path.join(os.path.dirname(__file__), "tools", "warm_kernel.py")
+)
+warm_kernel = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(warm_kernel)
+warm_kernel.install(os.environ["JUPYTER_DATA_DIR"])
+_SOCKETS = [os.path.join(_TMP, f"warm-{i}.sock") for i in range(2)]
+os.environ[warm_kernel.SOCKET_ENV] = os.pathsep.join(_SOCKETS)
+_SERVERS = []
 
 import matplotlib  # noqa: E402  (after MPLCONFIGDIR is set: matplotlib reads it on import)
 
@@ -50,7 +69,25 @@ def pytest_report_header(config):
     )
 
 
+def pytest_sessionstart(session):
+    # In each process that runs tests: an xdist worker, or pytest without workers (not the
+    # controller, which only hands out tests).
+    if hasattr(session.config, "workerinput") or not session.config.getoption("numprocesses", 0):
+        _SERVERS.extend(warm_kernel.start(_SOCKETS))
+
+
 def pytest_unconfigure(config):
+    for server in _SERVERS:  # stopped by its PID; it kills the kernels it still runs
+        os.kill(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+    # PERCLIB_WARM_LOGS=<folder> keeps each server's log: one line per kernel, "warm" or "cold"
+    # with the reason (a variable that a test left in os.environ, say).
+    keep = os.environ.get("PERCLIB_WARM_LOGS")
+    for path in _SOCKETS if keep and _SERVERS else ():
+        if os.path.exists(path + ".log"):
+            shutil.copy(
+                path + ".log", os.path.join(keep, f"{os.getpid()}-{os.path.basename(path)}.log")
+            )
     shutil.rmtree(_TMP, ignore_errors=True)
 
 

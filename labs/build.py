@@ -55,13 +55,19 @@ def jupyter_env(folder):
     return env
 
 
+# How nbgrader is run: this Python's `-m nbgrader` (tests/test_labs.py runs it warm-started,
+# through tools/warm_kernel.py).
+NBGRADER = [sys.executable, "-m", "nbgrader"]
+
+
 def nbgrader(course, *args, env):
     """Run one nbgrader command in the course directory; raise with its log when it fails."""
-    cmd = [sys.executable, "-m", "nbgrader", *args]
+    cmd = [*NBGRADER, *args]
     done = subprocess.run(cmd, cwd=course, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(
-            f"{' '.join(cmd[2:])} failed (exit {done.returncode}):\n{done.stdout}\n{done.stderr}"
+            f"nbgrader {' '.join(args)} failed (exit {done.returncode}):\n"
+            f"{done.stdout}\n{done.stderr}"
         )
     return done
 
@@ -145,7 +151,7 @@ def autograde(course=HERE, db=None, env=None, feedback=False, release=True):
         for command in (["autograde"], ["generate_feedback"] if feedback else []):
             if command:
                 done = subprocess.run(
-                    [sys.executable, "-m", "nbgrader", *command, "*", "--force", "--db", db],
+                    [*NBGRADER, *command, "*", "--force", "--db", db],
                     cwd=course,
                     env=env,
                     capture_output=True,

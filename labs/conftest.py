@@ -4,4 +4,7 @@ import os
 import pathlib
 
 _GRADER = str(pathlib.Path(__file__).resolve().parent / "grader")
-os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (_GRADER, os.environ.get("PYTHONPATH")) if p)
+if _GRADER not in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (_GRADER, os.environ.get("PYTHONPATH")) if p
+    )

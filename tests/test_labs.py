@@ -16,10 +16,12 @@ import ast
 import html
 import importlib.util
 import json
+import os
 import pathlib
 import pickle
 import re
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -471,11 +473,15 @@ CORRECT = {
 PIN = "SEED = 1\nnp.random.seed(1)\nimport os; os.environ['PERCLIB_LAB_SEED'] = '1'\n"
 
 
-def _load_build():
-    spec = importlib.util.spec_from_file_location("labs_build", LABS / "build.py")
+def _load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _load_build():
+    return _load("labs_build", LABS / "build.py")
 
 
 def _cells(nb, kind):
@@ -545,7 +551,7 @@ def _visible_only(lab, course, release_nb, source_nb, tmp):
         check=True,
         capture_output=True,
         cwd=tmp,
-        env={**__import__("os").environ, "MPLBACKEND": "Agg"},
+        env={**os.environ, "MPLBACKEND": "Agg"},
     )
     record = pickle.loads((tmp / f"{lab}.pkl").read_bytes())
     # Each graded function must have answers to look up: otherwise this submission would be a
@@ -650,7 +656,23 @@ def _course(tmp, labs):
     return course
 
 
-def _grade(lab, tmp):
+@pytest.fixture(scope="session")
+def warm_nbgrader(tmp_path_factory):
+    """nbgrader, warm-started: ``(build, env)``, the labs' build module running nbgrader as forks of
+    a server that has imported it (tools/warm_kernel.py; its import alone takes seconds), and what
+    to add to nbgrader's environment. One server per test process, stopped by its PID."""
+    warm = _load("warm_kernel", ROOT / "tools" / "warm_kernel.py")
+    sock = str(tmp_path_factory.mktemp("nbgrader") / "run.sock")
+    servers = warm.start([sock], preload=("nbgrader.apps.nbgraderapp",))
+    build = _load_build()
+    build.NBGRADER = [sys.executable, warm.__file__, "run", "nbgrader"]
+    yield build, {warm.RUN_ENV: sock}
+    for server in servers:
+        os.kill(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+def _grade(lab, tmp, warm):
     """Build one lab, submit its whole set of submissions and autograde them in one nbgrader run.
 
     The set: the instructor's solution, the untouched student version, each listed wrong variant,
@@ -658,9 +680,11 @@ def _grade(lab, tmp):
     variants, the solution and the first wrong variant with the seed pinned by the student, and the
     first wrong variant submitted twice (the one submission graded twice: two runs must agree).
     """
-    build = _load_build()
+    build, warm_env = warm
     course = _course(tmp, [lab])
-    env = build.jupyter_env(tmp / "jupyter")
+    env = {**build.jupyter_env(tmp / "jupyter"), **warm_env}
+    # The kernels that grade start warm, as nbval's do (../conftest.py, tools/warm_kernel.py).
+    _load("warm_kernel", ROOT / "tools" / "warm_kernel.py").install(env["JUPYTER_DATA_DIR"])
     db = f"sqlite:///{tmp / 'gradebook.db'}"
     assert build.generate(course, db=db, env=env) == [lab]
     source_nb = nbformat.read(course / "source" / lab / f"{lab}.ipynb", as_version=4)
@@ -701,10 +725,10 @@ def _full(row):
 
 
 @pytest.fixture(scope="class")
-def graded(request, tmp_path_factory):
+def graded(request, tmp_path_factory, warm_nbgrader):
     """The graded set of the test class's lab (``LAB``), once per class."""
     lab = request.cls.LAB
-    return _grade(lab, tmp_path_factory.mktemp(lab))
+    return _grade(lab, tmp_path_factory.mktemp(lab), warm_nbgrader)
 
 
 class _Lab:
@@ -847,13 +871,12 @@ def test_every_lab_has_its_proof_set():
     assert classes == set(labs), classes
 
 
-def test_student_pack_holds_no_solution_and_no_hidden_test(tmp_path):
-    build = _load_build()
+def test_student_pack_holds_no_solution_and_no_hidden_test(tmp_path, warm_nbgrader):
+    build, warm_env = warm_nbgrader
     labs = sorted(FUNCTIONS)
     course = _course(tmp_path, labs)
-    files = build.student_pack(
-        course, tmp_path / "pack", env=build.jupyter_env(tmp_path / "jupyter")
-    )
+    env = {**build.jupyter_env(tmp_path / "jupyter"), **warm_env}
+    files = build.student_pack(course, tmp_path / "pack", env=env)
     assert sorted(p.relative_to(tmp_path / "pack").as_posix() for p in files) == [
         f"{lab}/{lab}.ipynb" for lab in labs
     ], files

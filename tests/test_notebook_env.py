@@ -139,9 +139,11 @@ def _nbval(tmp_path, setups, *, isolate=True):
         "no:cacheprovider",
         "-p",
         "no:randomly",
-        *(["-p", "conftest"] if isolate else []),
         "--nbval",
-        "--nbval-current-env",
+        # The repository's set-up: its conftest and its kernel spec (warm kernels, as in
+        # `make test`); without it, the kernel of this Python, as nbval's --nbval-current-env.
+        *(["-p", "conftest", "--nbval-kernel-name=python3"] if isolate else []),
+        *([] if isolate else ["--nbval-current-env"]),
         "-q",
         "--junitxml",
         str(tmp_path / "report.xml"),

@@ -1,0 +1,184 @@
+"""The tests' warm kernels (tools/warm_kernel.py): a student's cold kernels, started faster.
+
+../conftest.py starts two servers per test process and installs the "python3" spec that nbval and
+nbgrader use. Each test here starts kernels through that spec, as they do, and asks them what a
+notebook could see.
+"""
+
+import json
+import os
+import pathlib
+import signal
+import sys
+import time
+
+import pytest
+
+jupyter_client = pytest.importorskip("jupyter_client")
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+# What a notebook could see of its process, printed as one JSON line. It imports perclib first,
+# as every course notebook does (scikit-learn sets two KMP_ variables when it is imported: a warm
+# kernel has them from the start).
+PROBE = r"""
+import perclib
+import json, os, sys, random
+import matplotlib
+import numpy as np
+print(json.dumps({
+    "parent": open(f"/proc/{os.getppid()}/cmdline").read().split("\0"),
+    "pid": os.getpid(),
+    "argv": sys.argv[1:2],
+    "path": sys.path,
+    "cwd": os.getcwd(),
+    "env": {k: v for k, v in os.environ.items() if not k.startswith("JPY_")},
+    "backend": matplotlib.get_backend(),
+    "main": sys.modules["__main__"].__name__,
+    "executable": sys.executable,
+    "flags": list(sys.flags),
+    "hash": hash("perclib"),
+    "np_random": float(np.random.random()),
+    "random": random.random(),
+}))
+"""
+
+
+def _run(code, env=None, cwd=None, until=None):
+    """Start a "python3" kernel, run ``code``, return (its stdout, the kernel manager) after
+    shutting it down; ``until(km)`` is called while the kernel still runs, if given."""
+    km = jupyter_client.KernelManager(kernel_name="python3")
+    km.start_kernel(env=dict(os.environ if env is None else env), cwd=str(cwd or ROOT))
+    kc = km.client()
+    kc.start_channels()
+    out = []
+    try:
+        kc.wait_for_ready(timeout=60)
+
+        def hook(msg):
+            if msg["msg_type"] == "stream":
+                out.append(msg["content"]["text"])
+            elif msg["msg_type"] == "error":
+                out.append(f"ERROR {msg['content']['ename']}")
+
+        if until is None:
+            kc.execute_interactive(code, output_hook=hook, timeout=60)
+        else:
+            kc.execute(code)
+            until(km, kc, hook)
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    return "".join(out)
+
+
+def _probe(env=None, cwd=None):
+    return json.loads(_run(PROBE, env=env, cwd=cwd).strip().splitlines()[-1])
+
+
+def _warm(seen):
+    return (
+        any(arg.endswith("warm_kernel.py") for arg in seen["parent"]) and "serve" in seen["parent"]
+    )
+
+
+def test_a_warm_kernel_sees_what_a_cold_kernel_sees(tmp_path, monkeypatch):
+    # A PYTHONPATH the server did not start with, one folder twice (Python keeps it once).
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    paths = [str(extra), str(extra), os.environ.get("PYTHONPATH", "")]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in paths if p))
+    warm = _probe(cwd=tmp_path)
+    # The same environment but for one variable: the launcher starts that kernel cold.
+    cold = _probe(env={**os.environ, "PERCLIB_PROBE": "1"}, cwd=tmp_path)
+    assert _warm(warm), f"not started warm (parent {warm['parent']})"
+    assert not _warm(cold), f"started warm (parent {cold['parent']})"
+    assert cold["env"].pop("PERCLIB_PROBE") == "1"
+    for key in ("argv", "path", "cwd", "env", "backend", "main", "executable", "flags"):
+        assert warm[key] == cold[key], key
+    # ipykernel's default when MPLBACKEND is not set (CI sets it to Agg: then both say agg).
+    inline = "module://matplotlib_inline.backend_inline"
+    assert warm["backend"].lower() == (os.environ.get("MPLBACKEND") or inline).lower()
+    assert warm["cwd"] == str(tmp_path)
+    assert warm["path"].count(str(extra)) == 1
+
+
+def test_kernels_one_after_the_other_differ_as_cold_ones_do():
+    """Fresh random generators and, from the two servers taken in turn, fresh string hashes: a
+    submission graded twice is run by two different interpreters."""
+    a, b, c = _probe(), _probe(), _probe()
+    assert _warm(a) and _warm(b) and _warm(c)
+    assert a["parent"] == c["parent"] != b["parent"]  # servers in turn (their sockets differ)
+    assert len({a["pid"], b["pid"], c["pid"]}) == 3
+    assert a["hash"] != b["hash"]  # two interpreters (equal with probability 2**-64)
+    # a and c are forks of one interpreter (the same hash): only reseeding sets them apart.
+    assert a["hash"] == c["hash"]
+    assert a["np_random"] != c["np_random"]
+    assert a["random"] != c["random"]
+
+
+def test_killing_the_launcher_kills_the_kernel():
+    pids = []
+
+    def until(km, kc, hook):
+        deadline = time.monotonic() + 60
+        while not pids and time.monotonic() < deadline:
+            msg = kc.get_iopub_msg(timeout=60)
+            if msg["msg_type"] == "stream":
+                pids.append(int(msg["content"]["text"].split()[0]))
+        os.kill(km.provisioner.pid, signal.SIGKILL)  # the launcher cannot pass this one on
+
+    _run("import os, time\nprint(os.getpid(), flush=True)\ntime.sleep(120)", until=until)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and _alive(pids[0]):
+        time.sleep(0.05)
+    assert not _alive(pids[0]), "the warm kernel outlived its launcher"
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_an_interrupt_reaches_the_kernel():
+    seen = []
+
+    def until(km, kc, hook):
+        while True:
+            msg = kc.get_iopub_msg(timeout=60)
+            if msg["msg_type"] == "stream":
+                break
+        km.interrupt_kernel()  # SIGINT to the launcher, which passes it on
+        while not seen:
+            msg = kc.get_iopub_msg(timeout=60)
+            if msg["msg_type"] == "error":
+                seen.append(msg["content"]["ename"])
+
+    _run("import time\nprint('sleeping', flush=True)\ntime.sleep(120)", until=until)
+    assert seen == ["KeyboardInterrupt"]
+
+
+def test_without_a_server_the_launcher_starts_a_cold_kernel(tmp_path):
+    env = {**os.environ, "PERCLIB_WARM_KERNELS": str(tmp_path / "no-such.sock")}
+    seen = _probe(env=env)
+    assert not _warm(seen)
+    assert seen["executable"] == sys.executable
+
+
+def test_preloading_leaves_matplotlib_to_the_kernel():
+    """The kernel sets MPLBACKEND when it starts, after the fork: matplotlib must not be loaded
+    before, or it would miss the inline backend (the first test checks the backend itself)."""
+    spec_path = ROOT / "tools" / "warm_kernel.py"
+    code = (
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('w', {str(spec_path)!r})\n"
+        "w = importlib.util.module_from_spec(spec); spec.loader.exec_module(w)\n"
+        "for name in w.PRELOAD: importlib.import_module(name)\n"
+        "print('matplotlib' in sys.modules)\n"
+    )
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
