@@ -9,6 +9,7 @@ import json
 import os
 import pathlib
 import signal
+import subprocess
 import sys
 import time
 
@@ -167,18 +168,46 @@ def test_without_a_server_the_launcher_starts_a_cold_kernel(tmp_path):
     assert seen["executable"] == sys.executable
 
 
-def test_preloading_leaves_matplotlib_to_the_kernel():
-    """The kernel sets MPLBACKEND when it starts, after the fork: matplotlib must not be loaded
-    before, or it would miss the inline backend (the first test checks the backend itself)."""
+def test_preloading_leaves_matplotlib_inline_to_the_kernel():
+    """Importing matplotlib_inline wires it into the running IPython: a server that preloaded it
+    would hand out kernels without that set-up."""
     spec_path = ROOT / "tools" / "warm_kernel.py"
     code = (
         "import importlib.util, sys\n"
         f"spec = importlib.util.spec_from_file_location('w', {str(spec_path)!r})\n"
         "w = importlib.util.module_from_spec(spec); spec.loader.exec_module(w)\n"
         "for name in w.PRELOAD: importlib.import_module(name)\n"
-        "print('matplotlib' in sys.modules)\n"
+        "print('matplotlib' in sys.modules, 'matplotlib_inline' in sys.modules)\n"
     )
-    import subprocess
-
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.split() == ["True", "False"]
+
+
+def test_the_backend_is_a_cold_kernels_with_and_without_mplbackend(tmp_path):
+    """matplotlib is preloaded before the kernel sets MPLBACKEND: with the variable unset (a
+    student's machine) and set (CI sets Agg), a warm kernel has a cold kernel's backend. The first
+    test covers this session's case; a server of its own covers the other one."""
+    env = dict(os.environ)
+    if env.pop("MPLBACKEND", None) is None:
+        env["MPLBACKEND"] = "Agg"
+    env["PERCLIB_WARM_KERNELS"] = sock = str(tmp_path / "s.sock")
+    warm_kernel = _load_warm_kernel()
+    (server,) = warm_kernel.start([sock], env=env)
+    try:
+        warm = _probe(env=env)
+        cold = _probe(env={**env, "PERCLIB_PROBE": "1"})
+    finally:
+        os.kill(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+    assert _warm(warm) and not _warm(cold)
+    expected = env.get("MPLBACKEND") or "module://matplotlib_inline.backend_inline"
+    assert warm["backend"].lower() == cold["backend"].lower() == expected.lower()
+
+
+def _load_warm_kernel():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("warm_kernel", ROOT / "tools" / "warm_kernel.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -1,7 +1,8 @@
 """Warm Jupyter kernels for the tests: the imports every kernel makes, done once per test process.
 
 Each kernel that nbval or nbgrader starts is a new Python process that spends most of its first
-second importing the same modules (ipykernel, numpy, scipy, scikit-learn, perclib); ``make test``
+second importing the same modules (ipykernel, numpy, scipy, scikit-learn, matplotlib, perclib);
+``make test``
 starts about 80. Here a server imports them once and forks a kernel for each request: the fork
 starts with those modules loaded and nothing else done (no code of a notebook has run in it).
 
@@ -36,10 +37,11 @@ import sys
 SOCKET_ENV = "PERCLIB_WARM_KERNELS"
 # The servers of `run MODULE` (a command such as `python -m nbgrader`), with MODULE preloaded.
 RUN_ENV = "PERCLIB_WARM_RUN"
-# The modules a course kernel imports on its first lines (perclib reads PERCLIB_ACCEL when it is
-# imported: the environment check below makes that safe). Not matplotlib: a kernel sets
-# MPLBACKEND to the inline backend when it starts, after the fork, and matplotlib reads it when it
-# is imported (`serve` checks that no module of PRELOAD imports it).
+# The modules a course kernel imports on its first lines. Some read the environment when they are
+# imported (perclib reads PERCLIB_ACCEL, matplotlib MPLBACKEND and MPLCONFIGDIR): the environment
+# check below makes that safe. The one variable the kernel itself sets, after the fork, is
+# MPLBACKEND (ipykernel's inline backend when it is not set): `_child` gives matplotlib what it
+# would have read. Never matplotlib_inline: importing it wires it into a running IPython.
 PRELOAD = (
     "ipykernel.kernelapp",
     "numpy",
@@ -47,9 +49,12 @@ PRELOAD = (
     "scipy.stats",
     "sklearn.base",
     "sklearn.utils",
+    "matplotlib",
+    "matplotlib.pyplot",
     "ipywidgets",
     "perclib",
 )
+INLINE = "module://matplotlib_inline.backend_inline"  # ipykernel's default MPLBACKEND
 # Variables that may differ between the server and a kernel: jupyter_client sets the JPY_ ones
 # per kernel; the paths are read when the kernel starts, after the fork (PYTHONPATH is applied to
 # sys.path below); the rest is bookkeeping of shells and pytest, read at run time if at all.
@@ -105,8 +110,9 @@ def start(socket_paths, env=None, preload=()):
     from two interpreters, with different string hash seeds, as two cold kernels would.
     """
     import subprocess
+    import time
 
-    return [
+    servers = [
         subprocess.Popen(
             [sys.executable, os.path.abspath(__file__), "serve", path, *preload],
             env=env,
@@ -114,6 +120,12 @@ def start(socket_paths, env=None, preload=()):
         )
         for path in socket_paths
     ]
+    # A server listens before it imports anything (launchers wait for it from then on): a
+    # fraction of a second.
+    deadline = time.monotonic() + 30
+    while not all(map(os.path.exists, socket_paths)) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return servers
 
 
 # --- the launcher --------------------------------------------------------------------------------
@@ -241,6 +253,11 @@ def _child(request, fds, base_env, base_path, imported_env):
         if "numpy" in sys.modules:
             sys.modules["numpy"].random.seed()
         if module == KERNEL:
+            mpl = sys.modules.get("matplotlib")
+            if mpl is not None and not os.environ.get("MPLBACKEND"):
+                # A cold kernel sets MPLBACKEND to the inline backend when it starts, and
+                # matplotlib, imported later, reads it: the same assignment as matplotlib's own.
+                mpl.rcParams["backend"] = INLINE
             from ipykernel import kernelapp
 
             # The one default ipykernel reads from the environment when it is imported (in the
@@ -288,8 +305,8 @@ def serve(socket_path, preload=PRELOAD):
         except ImportError:
             continue
         _PRELOADED.add(name.split(".")[0])
-    if "matplotlib" in sys.modules:
-        raise RuntimeError("PRELOAD imported matplotlib: kernels would miss the inline backend")
+    if "matplotlib_inline" in sys.modules:
+        raise RuntimeError("matplotlib_inline was preloaded: kernels would miss its set-up")
     # What the imports wrote into os.environ (scikit-learn sets two KMP_ variables): a cold kernel
     # gets the same when it imports them.
     imported_env = {k: v for k, v in os.environ.items() if base_env.get(k) != v}
