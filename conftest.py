@@ -52,7 +52,12 @@ _spec = importlib.util.spec_from_file_location(
 warm_kernel = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(warm_kernel)
 warm_kernel.install(os.environ["JUPYTER_DATA_DIR"])
-_SOCKETS = [os.path.join(_TMP, f"warm-{i}.sock") for i in range(2)]
+# Two servers, taken in turn (see tools/warm_kernel.py); PERCLIB_WARM_SERVERS=0 starts none (every
+# kernel cold), as a pytest run of a couple of kernels would not earn the servers' imports back.
+_SOCKETS = [
+    os.path.join(_TMP, f"warm-{i}.sock")
+    for i in range(int(os.environ.get("PERCLIB_WARM_SERVERS", "2")))
+]
 os.environ[warm_kernel.SOCKET_ENV] = os.pathsep.join(_SOCKETS)
 _SERVERS = []
 
@@ -72,7 +77,8 @@ def pytest_report_header(config):
 def pytest_sessionstart(session):
     # In each process that runs tests: an xdist worker, or pytest without workers (not the
     # controller, which only hands out tests).
-    if hasattr(session.config, "workerinput") or not session.config.getoption("numprocesses", 0):
+    worker = hasattr(session.config, "workerinput")
+    if _SOCKETS and (worker or not session.config.getoption("numprocesses", 0)):
         _SERVERS.extend(warm_kernel.start(_SOCKETS))
 
 

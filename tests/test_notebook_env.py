@@ -131,6 +131,7 @@ def _nbval(tmp_path, setups, *, isolate=True):
     }
     env.update(_hostile_home(tmp_path / "home"))
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    env["PERCLIB_WARM_SERVERS"] = "0"  # two kernels: cold ones cost less than two servers
     cmd = [
         sys.executable,
         "-m",
@@ -140,8 +141,8 @@ def _nbval(tmp_path, setups, *, isolate=True):
         "-p",
         "no:randomly",
         "--nbval",
-        # The repository's set-up: its conftest and its kernel spec (warm kernels, as in
-        # `make test`); without it, the kernel of this Python, as nbval's --nbval-current-env.
+        # The repository's set-up: its conftest and its kernel spec (here without warm
+        # servers); without it, the kernel of this Python, as nbval's --nbval-current-env.
         *(["-p", "conftest", "--nbval-kernel-name=python3"] if isolate else []),
         *([] if isolate else ["--nbval-current-env"]),
         "-q",

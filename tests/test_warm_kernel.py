@@ -82,31 +82,40 @@ def _warm(seen):
     )
 
 
-def test_a_warm_kernel_sees_what_a_cold_kernel_sees(tmp_path, monkeypatch):
-    # A PYTHONPATH the server did not start with, one folder twice (Python keeps it once).
-    extra = tmp_path / "extra"
+@pytest.fixture(scope="module")
+def probes(tmp_path_factory):
+    """Three warm kernels one after the other, then a cold one (the same environment but for one
+    variable: the launcher starts it cold), all in a new folder with a PYTHONPATH the servers did
+    not start with: one folder twice (Python keeps it once)."""
+    tmp = tmp_path_factory.mktemp("probe")
+    extra = tmp / "extra"
     extra.mkdir()
     paths = [str(extra), str(extra), os.environ.get("PYTHONPATH", "")]
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in paths if p))
-    warm = _probe(cwd=tmp_path)
-    # The same environment but for one variable: the launcher starts that kernel cold.
-    cold = _probe(env={**os.environ, "PERCLIB_PROBE": "1"}, cwd=tmp_path)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+    warm = [_probe(env=env, cwd=tmp) for _ in range(3)]
+    cold = _probe(env={**env, "PERCLIB_PROBE": "1"}, cwd=tmp)
+    return {"warm": warm, "cold": cold, "tmp": tmp, "extra": extra}
+
+
+def test_a_warm_kernel_sees_what_a_cold_kernel_sees(probes):
+    warm, cold = probes["warm"][0], dict(probes["cold"])
     assert _warm(warm), f"not started warm (parent {warm['parent']})"
     assert not _warm(cold), f"started warm (parent {cold['parent']})"
-    assert cold["env"].pop("PERCLIB_PROBE") == "1"
+    cold["env"] = {k: v for k, v in cold["env"].items() if k != "PERCLIB_PROBE"}
+    assert probes["cold"]["env"]["PERCLIB_PROBE"] == "1"
     for key in ("argv", "path", "cwd", "env", "backend", "main", "executable", "flags"):
         assert warm[key] == cold[key], key
     # ipykernel's default when MPLBACKEND is not set (CI sets it to Agg: then both say agg).
     inline = "module://matplotlib_inline.backend_inline"
     assert warm["backend"].lower() == (os.environ.get("MPLBACKEND") or inline).lower()
-    assert warm["cwd"] == str(tmp_path)
-    assert warm["path"].count(str(extra)) == 1
+    assert warm["cwd"] == str(probes["tmp"])
+    assert warm["path"].count(str(probes["extra"])) == 1
 
 
-def test_kernels_one_after_the_other_differ_as_cold_ones_do():
+def test_kernels_one_after_the_other_differ_as_cold_ones_do(probes):
     """Fresh random generators and, from the two servers taken in turn, fresh string hashes: a
     submission graded twice is run by two different interpreters."""
-    a, b, c = _probe(), _probe(), _probe()
+    a, b, c = probes["warm"]
     assert _warm(a) and _warm(b) and _warm(c)
     assert a["parent"] == c["parent"] != b["parent"]  # servers in turn (their sockets differ)
     assert len({a["pid"], b["pid"], c["pid"]}) == 3
@@ -117,18 +126,25 @@ def test_kernels_one_after_the_other_differ_as_cold_ones_do():
     assert a["random"] != c["random"]
 
 
-def test_killing_the_launcher_kills_the_kernel():
-    pids = []
+def test_an_interrupt_reaches_the_kernel_and_killing_the_launcher_kills_it():
+    seen, pids = [], []
 
     def until(km, kc, hook):
-        deadline = time.monotonic() + 60
-        while not pids and time.monotonic() < deadline:
+        while not pids:
             msg = kc.get_iopub_msg(timeout=60)
             if msg["msg_type"] == "stream":
                 pids.append(int(msg["content"]["text"].split()[0]))
+        km.interrupt_kernel()  # SIGINT to the launcher, which passes it on
+        while not seen:
+            msg = kc.get_iopub_msg(timeout=60)
+            if msg["msg_type"] == "error":
+                seen.append(msg["content"]["ename"])
+        kc.execute("time.sleep(120)")
+        time.sleep(0.2)
         os.kill(km.provisioner.pid, signal.SIGKILL)  # the launcher cannot pass this one on
 
     _run("import os, time\nprint(os.getpid(), flush=True)\ntime.sleep(120)", until=until)
+    assert seen == ["KeyboardInterrupt"]
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and _alive(pids[0]):
         time.sleep(0.05)
@@ -141,31 +157,6 @@ def _alive(pid):
             return f.read().split(")")[-1].split()[0] != "Z"
     except FileNotFoundError:
         return False
-
-
-def test_an_interrupt_reaches_the_kernel():
-    seen = []
-
-    def until(km, kc, hook):
-        while True:
-            msg = kc.get_iopub_msg(timeout=60)
-            if msg["msg_type"] == "stream":
-                break
-        km.interrupt_kernel()  # SIGINT to the launcher, which passes it on
-        while not seen:
-            msg = kc.get_iopub_msg(timeout=60)
-            if msg["msg_type"] == "error":
-                seen.append(msg["content"]["ename"])
-
-    _run("import time\nprint('sleeping', flush=True)\ntime.sleep(120)", until=until)
-    assert seen == ["KeyboardInterrupt"]
-
-
-def test_without_a_server_the_launcher_starts_a_cold_kernel(tmp_path):
-    env = {**os.environ, "PERCLIB_WARM_KERNELS": str(tmp_path / "no-such.sock")}
-    seen = _probe(env=env)
-    assert not _warm(seen)
-    assert seen["executable"] == sys.executable
 
 
 def test_preloading_leaves_matplotlib_inline_to_the_kernel():
@@ -186,7 +177,8 @@ def test_preloading_leaves_matplotlib_inline_to_the_kernel():
 def test_the_backend_is_a_cold_kernels_with_and_without_mplbackend(tmp_path):
     """matplotlib is preloaded before the kernel sets MPLBACKEND: with the variable unset (a
     student's machine) and set (CI sets Agg), a warm kernel has a cold kernel's backend. The first
-    test covers this session's case; a server of its own covers the other one."""
+    test covers this session's case; a server of its own covers the other one. Its cold control
+    finds no server."""
     env = dict(os.environ)
     if env.pop("MPLBACKEND", None) is None:
         env["MPLBACKEND"] = "Agg"
@@ -195,11 +187,13 @@ def test_the_backend_is_a_cold_kernels_with_and_without_mplbackend(tmp_path):
     (server,) = warm_kernel.start([sock], env=env)
     try:
         warm = _probe(env=env)
-        cold = _probe(env={**env, "PERCLIB_PROBE": "1"})
+        # The cold control: a launcher that finds no server starts the kernel itself.
+        cold = _probe(env={**env, "PERCLIB_WARM_KERNELS": str(tmp_path / "no-such.sock")})
     finally:
         os.kill(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
     assert _warm(warm) and not _warm(cold)
+    assert cold["executable"] == warm["executable"] == sys.executable
     expected = env.get("MPLBACKEND") or "module://matplotlib_inline.backend_inline"
     assert warm["backend"].lower() == cold["backend"].lower() == expected.lower()
 

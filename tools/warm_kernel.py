@@ -74,6 +74,7 @@ PER_KERNEL = frozenset(
         "_",
         "PYTEST_CURRENT_TEST",
         "PERCLIB_WARM_LOGS",
+        "PERCLIB_WARM_SERVERS",
         "NBGRADER_EXECUTION",  # set by nbgrader's autograde, for the notebook to read
         "COLUMNS",  # the terminal's size, set by some test runners: read when printing
         "LINES",
