@@ -223,12 +223,18 @@ def plain():
     """perclib._kernel loaded again with the compiler off: every loop and helper as plain Python.
 
     Run side by side with the compiled module on small problems, it shows that the source the
-    notes mirror is the code that runs (and lets coverage see the loops' lines)."""
+    notes mirror is the code that runs (and lets coverage see the loops' lines). Without numba
+    perclib._kernel is that module already: it is used as it is, so that mutation testing (whose
+    environment has no numba) sees these tests call its functions."""
     import importlib.util
     from pathlib import Path
 
     import perclib
 
+    if not _accel.AVAILABLE:
+        from perclib import _kernel
+
+        return _kernel
     path = Path(perclib.__file__).with_name("_kernel.py")
     spec = importlib.util.spec_from_file_location("perclib._kernel_plain", path)
     module = importlib.util.module_from_spec(spec)
