@@ -463,3 +463,39 @@ def test_the_compiled_row_norm_is_the_numpy_one(plain, scale):
         assert np.allclose(compiled, exact, rtol=8 * 7 * 2.0**-52, atol=0)
         assert np.allclose(numpy, exact, rtol=8 * 7 * 2.0**-52, atol=0)
         assert np.allclose(one_row, numpy, rtol=8 * 7 * 2.0**-52, atol=0)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_plain_random_mistake_order_runs_the_reference_loops(plain, sparse):
+    """The kernel's entry points hand ``order="random-mistake"`` to the numpy scan, with every
+    argument: their results are the reference loop's (guards the arguments passed on, which the
+    cyclic and shuffled runs above do not reach)."""
+    import scipy.sparse as sp
+
+    from perclib import _reference
+    from perclib._engine import csr
+
+    X, y = _data(30, 5, 0.2, 0.0, seed=4)
+    y = y.astype(np.float64)
+    X[np.abs(X) < 0.3] = 0.0
+    Xs = csr(sp.csr_matrix(X)) if sparse else X
+    common = {"eta": 0.5, "max_iter": 4, "order": "random-mistake", "fit_intercept": True}
+    runs = []
+    for module in (plain, _reference):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = [
+                module.train(
+                    Xs, y, np.zeros(5), 0.25, rule=rule, rng=np.random.default_rng(6), **common
+                )
+                for rule in ("margin", "prediction")
+            ]
+            if not sparse:
+                rng = np.random.default_rng(7)
+                out.append(module.pocket(X, y, rule="margin", rng=rng, **common))
+        runs.append(out)
+    for got, want in zip(*runs):
+        assert len(got) == len(want)
+        for a, b in zip(got, want):
+            assert np.array_equal(np.asarray(a), np.asarray(b))
+    assert runs[0][0][2] > 0  # updates were made: the runs compared something
