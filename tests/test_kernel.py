@@ -297,6 +297,7 @@ def test_plain_loops_equal_the_models_loops(plain, order, sparse, scale):
         assert len(got) == len(want)
         for a, b in zip(got, want):
             assert np.array_equal(np.asarray(a), np.asarray(b)), key
+            assert np.asarray(a).dtype == np.asarray(b).dtype, key  # int64 counts, not floats
     assert sum(runs["plain"]["margin"][4]) > 0  # mistakes were made: the runs compared something
 
 
@@ -499,3 +500,24 @@ def test_plain_random_mistake_order_runs_the_reference_loops(plain, sparse):
         for a, b in zip(got, want):
             assert np.array_equal(np.asarray(a), np.asarray(b))
     assert runs[0][0][2] > 0  # updates were made: the runs compared something
+
+
+@pytest.mark.parametrize("order", ["cyclic", "shuffle"])
+def test_plain_multiclass_stops_after_a_clean_epoch(plain, order):
+    """On separable classes the multi-class loop stops after its first epoch without a mistake
+    (converged) unless it averages, as the reference loop does (guards the kernel's stopping rule
+    and its converged flag, which the noisy data above never reach)."""
+    from perclib import _reference
+
+    X, t = _data(40, 3, 0.0, 0.0, seed=3, classes=3)  # converges in 5 and 6 epochs
+    for average in (False, True):
+        runs = [
+            m.multiclass(X, t.astype(np.int64), 3, eta=1.0, max_iter=60, order=order,
+                         fit_intercept=True, rng=np.random.default_rng(8), average=average)
+            for m in (plain, _reference)
+        ]  # fmt: skip
+        for a, b in zip(*runs):
+            assert np.array_equal(np.asarray(a), np.asarray(b))
+        mistakes, converged = runs[0][5], runs[0][6]
+        assert converged != average and (len(mistakes) < 60) != average
+        assert mistakes[-1] == 0 and sum(mistakes) > 0
