@@ -521,3 +521,27 @@ def test_plain_multiclass_stops_after_a_clean_epoch(plain, order):
         mistakes, converged = runs[0][5], runs[0][6]
         assert converged != average and (len(mistakes) < 60) != average
         assert mistakes[-1] == 0 and sum(mistakes) > 0
+
+
+def test_plain_loops_settle_a_near_tie_with_each_rows_own_norm(plain):
+    """A row whose four running sums and left-to-right sum disagree in sign: w.x is 0.5 from left
+    to right, -0.5 in fast_dot's order. Each row's band is 4 d eps ||w|| ||x|| (about 139 here), so
+    the left-to-right sum decides, as in the reference loop; with a wrong norm for x (the unset
+    marker -1 or a placeholder 1) the band shrinks to nothing and fast_dot's sign would update on a
+    correctly classified row (guards the kernel's norms: computed on the first visit, or filled
+    before the pocket's counts)."""
+    from perclib import _reference
+
+    X = np.array([[1.0, 1.0, 1.0, 1.0, 1.0], [1e16, 1.0, -1e16, 1.0, -0.5]])
+    y = np.array([1.0, 1.0])
+    w_row = np.ones((1, 5))
+    assert plain.seq_dot(w_row, 0, X, 1) == 0.5 and plain.fast_dot(w_row, 0, X, 1) == -0.5
+    common = {"eta": 1.0, "max_iter": 3, "order": "cyclic", "rule": "margin", "rng": None}
+    for fit_intercept in (False, True):
+        for name in ("train", "pocket"):
+            runs = []
+            for module in (plain, _reference):
+                args = (X, y, np.zeros(5), 0.0) if name == "train" else (X, y)
+                runs.append(getattr(module, name)(*args, fit_intercept=fit_intercept, **common))
+            for a, b in zip(*runs):
+                assert np.array_equal(np.asarray(a), np.asarray(b)), name
