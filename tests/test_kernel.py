@@ -334,6 +334,15 @@ def test_warm_compiles_or_loads_every_loop():
     assert _kernel.binary_epochs.signatures and _kernel.multiclass_epochs.signatures
 
 
+def test_warm_fits_every_model_without_a_warning_escaping(recwarn):
+    """warm() fits each model of the family once on its tiny data (compiling the loops when numba
+    is on) without raising, and keeps the ConvergenceWarnings of those two-epoch fits to itself."""
+    from perclib import _kernel
+
+    assert _kernel.warm() >= 0.0
+    assert len(recwarn) == 0
+
+
 def test_plain_loops_raise_on_overflow_as_the_models_do(plain):
     X = np.array([[1e308, 1e308], [-1e308, 1e308]])
     y = np.array([1.0, -1.0])
