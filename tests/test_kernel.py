@@ -557,3 +557,24 @@ def test_plain_loops_settle_a_near_tie_with_each_rows_own_norm(plain):
                 runs.append(getattr(module, name)(*args, fit_intercept=fit_intercept, **common))
             for a, b in zip(*runs):
                 assert np.array_equal(np.asarray(a), np.asarray(b)), name
+
+
+def test_plain_multiclass_settles_a_near_tie_with_each_rows_own_norm(plain):
+    """The multi-class form of the test above: after one update W = (-1, ..., -1), (1, ..., 1),
+    and on the row x below class 1 scores 0.5 and class 0 -0.5 from left to right, the reverse in
+    fast_dot's order. Its band (with ||x|| about 1.4e16) sends the row to the left-to-right sums,
+    as in the reference loop: class 1, no mistake (guards the kernel's norms in the multi-class
+    loop: with a placeholder 1 for ||x|| the band shrinks and fast_dot's scores would decide)."""
+    from perclib import _reference
+
+    X = np.array([[1.0, 1.0, 1.0, 1.0, 1.0], [1e16, 1.0, -1e16, 1.0, -0.5]])
+    t = np.array([1, 1], dtype=np.int64)
+    for average in (False, True):
+        runs = [
+            m.multiclass(X, t, 2, eta=1.0, max_iter=3, order="cyclic", fit_intercept=False,
+                         rng=None, average=average)
+            for m in (plain, _reference)
+        ]  # fmt: skip
+        for a, b in zip(*runs):
+            assert np.array_equal(np.asarray(a), np.asarray(b))
+        assert runs[0][5][:2] == [1, 0]  # one update (the first row), then none
