@@ -578,3 +578,23 @@ def test_plain_multiclass_settles_a_near_tie_with_each_rows_own_norm(plain):
         for a, b in zip(*runs):
             assert np.array_equal(np.asarray(a), np.asarray(b))
         assert runs[0][5][:2] == [1, 0]  # one update (the first row), then none
+
+
+def test_plain_pocket_counts_a_row_not_yet_visited_with_its_own_norm(plain):
+    """The pocket's first count comes before the loop reaches the second row below, whose w.x is
+    -0.75 from left to right but may come out +0.25 from BLAS's product (a blocked order); its
+    norm, filled before the loop, sends it to the left-to-right sum, as in the reference loop, so
+    the count is 0 and (1, ..., 1) goes in the pocket (guards the filled norms handed to the
+    pocket's loop: without them the row's band is negative and BLAS's sign is taken)."""
+    from perclib import _reference
+
+    X = np.array([[1.0, 1.0, 1.0, 1.0, 1.0], [1e16, 1.0, -1e16, 1.0, -1.75]])
+    y = np.array([1.0, -1.0])
+    runs = [
+        m.pocket(X, y, eta=1.0, max_iter=3, order="cyclic", rule="margin", fit_intercept=False,
+                 rng=None)
+        for m in (plain, _reference)
+    ]  # fmt: skip
+    for a, b in zip(*runs):
+        assert np.array_equal(np.asarray(a), np.asarray(b))
+    assert runs[0][2].tolist() == [1.0] * 5 and runs[0][4] == 0  # the pocket: w = 1, no mistake
