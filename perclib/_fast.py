@@ -369,6 +369,8 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
         if updates == 0 and not average:
             converged = True
             break
+    if not average:  # CIML's sums are returned only when averaging, as _kernel's loop does
+        U, beta = np.zeros((K, d)), np.zeros(K)
     return W, b, U, beta, len(mistakes) * n + 1, mistakes, converged
 
 

@@ -202,6 +202,8 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
         X, yi, state, eta=eta, max_iter=max_iter, order=order, fit_intercept=fit_intercept,
         rng=rng, stop_when_clean=not average,
     )  # fmt: skip
+    if not average:  # CIML's sums are returned only when averaging, as _kernel's loop does
+        state["U"], state["beta"] = np.zeros_like(state["U"]), np.zeros_like(state["beta"])
     return (
         state["W"], state["b"], state["U"], state["beta"], state["c"], list(mistakes), converged
     )  # fmt: skip

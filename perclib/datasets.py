@@ -250,6 +250,8 @@ def make_fixed_ratio(n_samples, n_features, ratio, *, rho=1.0, random_state=None
         )
     s = rng.normal(size=d)
     s -= (s @ w) / (w @ w) * w  # s is orthogonal to w (and to e_0): t stays orthogonal to u
+    if d == 1:  # no direction is orthogonal to w: the projection leaves only a rounding error
+        s[:] = 0.0
     room = min(rho**2 - x_plus_base @ x_plus_base, (rho**2 - x_minus_base @ x_minus_base) / mu**2)
     s_norm = float(np.linalg.norm(s))
     s = s * (0.5 * np.sqrt(max(room, 0.0)) / s_norm) if s_norm > 0 else s

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from perclib import datasets as D
-from perclib.theory import max_margin
+from perclib.theory import max_margin, radius
 
 
 @pytest.mark.parametrize("d", [1, 2, 5])
@@ -343,3 +343,244 @@ def test_every_data_generator_lives_in_datasets():
     assert elsewhere == []
     assert experiments.make_fixed_ratio is datasets.make_fixed_ratio
     assert sparse.make_sparse_text is datasets.make_sparse_text
+
+
+def _fixed_ratio_by_the_docstring(n, d, ratio, rho, rng, report=None):
+    """make_fixed_ratio's draws as its docstring tells them: u_0 uniform in [-0.3, 0.3] and a
+    normal w scaled to ||w||^2 = 1 - u_0^2, redrawn until both support points x_+, x_- (without
+    the free part) lie in the ball of radius rho; a free part s orthogonal to w, scaled to half the
+    room left; one point on the sphere and n - 3 inside (radius rho U^(1/d)), each from batches of
+    4 count + 16 normal directions of which those with |u_0 + x.w| >= gamma are kept; the n rows
+    shuffled; y = sign(u_0 + x.w), sign(0) = +1. ``report`` (a list) receives the draws whose
+    check is met with equality, or a batch that brings the points to exactly the count."""
+    R = (1.0 + rho * rho) ** 0.5
+    gamma = R / ratio
+    while True:
+        u0 = float(rng.uniform(-0.3, 0.3))
+        w = rng.normal(size=d)
+        w = w * ((1.0 - u0 * u0) ** 0.5 / np.linalg.norm(w))
+        mu = (1.0 + gamma * u0) / (1.0 - gamma * u0)
+        alpha = (1.0 - gamma * u0) / (1.0 - u0 * u0)
+        xp, xm = (gamma - alpha * u0) * w, -(gamma + mu * alpha * u0) * w
+        top = max(xp @ xp, xm @ xm)
+        if report is not None and top == rho * rho:
+            report.append("support check met with equality")
+        if top <= rho * rho:
+            break
+    s = rng.normal(size=d)
+    s = s - (s @ w) / (w @ w) * w if d > 1 else np.zeros(1)  # none orthogonal to w in 1-D
+    room = min(rho * rho - xp @ xp, (rho * rho - xm @ xm) / (mu * mu))
+    if np.linalg.norm(s) > 0:
+        s = s * (0.5 * max(room, 0.0) ** 0.5 / np.linalg.norm(s))
+    rows = [xp + s, xm + mu * s]
+    for count, on_sphere in ((1, True), (n - 3, False)):
+        kept = []
+        while len(kept) < count:
+            g = rng.normal(size=(4 * count + 16, d))
+            g = g / np.linalg.norm(g, axis=1, keepdims=True)
+            r = rho if on_sphere else rho * rng.uniform(size=(g.shape[0], 1)) ** (1.0 / d)
+            kept += [x for x in g * r if abs(u0 + x @ w) >= gamma]
+            if report is not None and len(kept) == count:
+                report.append("a batch brought the points to exactly the count")
+        rows += kept[:count]
+    X = np.array(rows)[rng.permutation(n)]
+    return X, np.array([1 if u0 + x @ w >= 0 else -1 for x in X])
+
+
+@pytest.mark.parametrize(
+    "n, d, ratio, rho, seed",
+    [
+        (5, 1, 3.0, 1.0, 0),  # d = 1: no direction orthogonal to w, s = 0
+        (12, 2, 2.0, 2.0, 1),
+        (20, 4, 10.0, 0.5, 2),
+        (8, 3, 1.6, 1.0, 3),
+        (9, 3, 5.0, 3.0, 4),
+        (10, 3, 3.0, 0.5, 0),  # the first draw has max ||x_+-||^2 = 0.208, in (rho^3, rho^2]
+    ],
+)
+def test_make_fixed_ratio_draws_what_its_docstring_says(n, d, ratio, rho, seed):
+    """Guards every draw and every formula of make_fixed_ratio (the seed, u_0's range, the room
+    for s, the radii, the batch sizes, rho^2 rather than rho^3 or 2 rho), which the exactness test
+    (R / gamma* to 1e-9) does not see."""
+    X, y = D.make_fixed_ratio(n, d, ratio, rho=rho, random_state=seed)
+    X0, y0 = _fixed_ratio_by_the_docstring(n, d, ratio, rho, np.random.default_rng(seed))
+    assert X.shape == (n, d) and np.all(np.isfinite(X))
+    assert np.allclose(X, X0, rtol=1e-12, atol=1e-15) and np.array_equal(y, y0)
+    assert np.linalg.norm(X, axis=1).max() == pytest.approx(rho, rel=1e-12)  # one on the sphere
+
+
+@pytest.mark.parametrize(
+    "n, d, ratio, seed, event",
+    [
+        # the first draw's support points lie exactly on the sphere ||x|| = rho: kept (<=, not <)
+        (6, 2, 1.9642044873869173, 3, "support check met with equality"),
+        # the first batch for the point on the sphere keeps exactly one: no second batch is drawn
+        (6, 2, 1.5, 0, "a batch brought the points to exactly the count"),
+    ],
+)
+def test_make_fixed_ratio_on_its_boundaries(n, d, ratio, seed, event):
+    """Guards make_fixed_ratio's two comparisons met with equality: the support-point check
+    (``<= rho**2``) and the batch loop (``while pts.shape[0] < count``)."""
+    report = []
+    X0, y0 = _fixed_ratio_by_the_docstring(n, d, ratio, 1.0, np.random.default_rng(seed), report)
+    assert event in report  # the data reach the boundary
+    X, y = D.make_fixed_ratio(n, d, ratio, random_state=seed)
+    assert np.allclose(X, X0, rtol=1e-12, atol=1e-15) and np.array_equal(y, y0)
+
+
+_RATIO = "ratio must be a number in [{:.3f}, 1e4] for rho={}; got {}."
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: D.make_fixed_ratio(2, 2, 10.0), "n_samples must be an integer >= 3; got 2."),
+        (lambda: D.make_fixed_ratio(9, 0, 10.0), "n_features must be an integer >= 1; got 0."),
+        (
+            lambda: D.make_fixed_ratio(9, 2, 10.0, rho=-1.0),
+            "rho must be a positive number; got -1.0.",
+        ),
+        (lambda: D.make_fixed_ratio(9, 2, 1.0), _RATIO.format(2**0.5 * 1.05, 1.0, "1.0")),
+        (lambda: D.make_fixed_ratio(9, 2, 1.4), _RATIO.format(2**0.5 * 1.05, 1.0, "1.4")),
+        (lambda: D.make_fixed_ratio(9, 2, 1e5), _RATIO.format(2**0.5 * 1.05, 1.0, "100000.0")),
+        (lambda: D.make_fixed_ratio(9, 2, 10000.5), _RATIO.format(1.484924, 1.0, "10000.5")),
+        (lambda: D.make_fixed_ratio(9, 2, "5"), _RATIO.format(1.484924, 1.0, "'5'")),
+        (lambda: D.make_fixed_ratio(9, 2, True), _RATIO.format(1.484924, 1.0, "True")),
+        (
+            lambda: D.make_fixed_ratio(9, 2, 2.0, rho=0.5),
+            _RATIO.format(1.25**0.5 / 0.5 * 1.05, 0.5, "2.0"),
+        ),
+        (lambda: D.make_sparse_text(0), "n_samples must be an integer >= 1; got 0."),
+        (lambda: D.make_sparse_text(5, 0), "n_features must be an integer >= 1; got 0."),
+        (lambda: D.make_sparse_text(5, 9, words=0), "words must be an integer >= 1; got 0."),
+        (lambda: D.make_sparse_text(5, 3, words=4), "words (4) cannot exceed n_features (3)."),
+    ],
+)
+def test_the_moved_generators_errors_word_for_word(call, message):
+    """Guards the names, bounds and numbers in make_fixed_ratio's and make_sparse_text's messages
+    (a ratio of 1e5 or 10000.5 refused, "5" refused with the message rather than a TypeError)."""
+    with pytest.raises(ValueError) as info:
+        call()
+    assert str(info.value) == message
+
+
+def test_the_moved_generators_accept_the_edges_of_their_arguments():
+    """Guards the bounds: n = 3, a ratio of exactly R / rho * 1.05 and of 1e4, a ratio of 2 with
+    rho = 2 (its lower bound is 1.17; R * rho * 1.05 would be 4.7); words = n_features, and one
+    word per example (the CSR row pointers then step by 1)."""
+    assert D.make_fixed_ratio(3, 2, 10.0, random_state=0)[0].shape == (3, 2)
+    lowest = float(np.sqrt(1.0 + 1.0**2)) / 1.0 * 1.05
+    assert D.make_fixed_ratio(5, 2, lowest, random_state=0)[0].shape == (5, 2)
+    assert D.make_fixed_ratio(5, 2, 1e4, random_state=0)[0].shape == (5, 2)
+    assert D.make_fixed_ratio(5, 2, 2.0, rho=2.0, random_state=0)[0].shape == (5, 2)
+    X, _ = D.make_sparse_text(4, 5, words=5, random_state=0)
+    assert X.toarray().tolist() == [[1.0] * 5] * 4
+    X, _ = D.make_sparse_text(6, 5, words=1, random_state=0)
+    assert X.shape == (6, 5) and X.indptr.tolist() == list(range(7)) and X.nnz == 6
+
+
+def test_make_fixed_ratio_gives_up_after_1000_draws_that_do_not_fit():
+    """Guards the give-up path (its message, and the 1000 draws): with u_0 = -0.3 on every draw and
+    the smallest ratio for rho = 1, x_+ lies outside the unit ball on every draw."""
+
+    class Edge(np.random.Generator):
+        calls = 0
+
+        def uniform(self, low=0.0, high=1.0, size=None):
+            Edge.calls += 1
+            return low  # -0.3, the lowest u_0
+
+    lowest = float(np.sqrt(2.0)) * 1.05
+    with pytest.raises(ValueError) as info:
+        D.make_fixed_ratio(5, 2, lowest, random_state=Edge(np.random.PCG64(0)))
+    assert str(info.value) == (
+        f"Could not place the support points for ratio={lowest!r}; use a larger ratio."
+    )
+    assert Edge.calls == 1000
+
+
+def test_make_separable_gives_up_after_1000_draws_of_one_class():
+    """Guards the number of attempts (1000) before make_separable gives up: every draw is 1, so
+    w* = (1, 1) / sqrt(2), b* = 1, every point is (1, 1) and one batch per attempt is kept."""
+
+    class Ones(np.random.Generator):
+        calls = 0
+
+        def normal(self, loc=0.0, scale=1.0, size=None):
+            Ones.calls += 1
+            return np.ones(size)
+
+        def uniform(self, low=0.0, high=1.0, size=None):
+            return 1.0 if size is None else np.ones(size)
+
+    with pytest.raises(ValueError, match="Could not draw 20 points"):
+        D.make_separable(20, 2, margin=0.1, random_state=Ones(np.random.PCG64(0)))
+    assert Ones.calls == 1000
+
+
+def _sparse_text_by_the_docstring(n, d, words, rng):
+    """make_sparse_text's draws as its docstring tells them: each example's ``words`` distinct
+    features drawn with probability proportional to 1 / rank; the hidden weights -1 or +1 with
+    probability 1/2 each, kept with probability 0.2 (else 0); y = +1 where the score is >= 0."""
+    p = np.array([1.0 / k for k in range(1, d + 1)])
+    p = p / p.sum()
+    rows = [sorted(rng.choice(d, size=words, replace=False, p=p).tolist()) for _ in range(n)]
+    sign = [-1.0 if u < 0.5 else 1.0 for u in rng.random(d)]
+    hidden = [s if u < 0.2 else 0.0 for s, u in zip(sign, rng.random(d))]
+    y = [1 if sum(hidden[j] for j in row) >= 0 else -1 for row in rows]
+    return rows, np.array(y)
+
+
+@pytest.mark.parametrize("n, d, words, seed", [(40, 30, 3, 0), (60, 12, 2, 1), (25, 50, 6, 2)])
+def test_make_sparse_text_draws_what_its_docstring_says(n, d, words, seed):
+    """Guards make_sparse_text's draws (the seed, the Zipf-like p, sampling without replacement,
+    the hidden weights' signs, values and mask) and its labels (ties to +1)."""
+    X, y = D.make_sparse_text(n, d, words=words, random_state=seed)
+    rows, y0 = _sparse_text_by_the_docstring(n, d, words, np.random.default_rng(seed))
+    assert X.shape == (n, d) and X.dtype == np.float64
+    assert [X.indices[X.indptr[i] : X.indptr[i + 1]].tolist() for i in range(n)] == rows
+    assert np.all(X.data == 1.0) and np.array_equal(y, y0)
+    assert 0 < np.sum(y == 1) < n  # both labels: the weights did something
+
+
+def test_make_sparse_text_draws_below_its_thresholds_strictly():
+    """Guards the two thresholds of the hidden weights: a sign draw of exactly 0.5 gives +1 (-1
+    with probability 1/2: u < 0.5), a mask draw of exactly 0.2 drops the feature (u < 0.2)."""
+
+    class Scripted(np.random.Generator):
+        def __init__(self, bits):
+            super().__init__(bits)
+            self.draws = [np.array([0.5, 0.1, 0.9, 0.9]), np.array([0.0, 0.2, 0.9, 0.9])]
+
+        def random(self, size=None, dtype=np.float64, out=None):
+            if size == 4:  # the hidden weights' draws (choice draws one at a time here)
+                return self.draws.pop(0)
+            return super().random(size, dtype, out)
+
+    X, y = D.make_sparse_text(40, 4, words=1, random_state=Scripted(np.random.PCG64(0)))
+    features = X.indices.tolist()
+    assert 0 in features and 1 in features  # both scripted features occur
+    assert y.tolist() == [1] * 40  # hidden = (+1, 0, 0, 0): every score is 1 or 0
+
+
+def test_make_sparse_text_defaults():
+    """Guards the defaults: 2000 examples, 5000 features, 20 words each. (The draws are
+    replaced by cheap ones: the real ones take 0.2 s.)"""
+
+    class Cheap(np.random.Generator):
+        def choice(self, a, size=None, replace=True, p=None):
+            assert p.shape == (a,) and replace is False
+            return np.arange(size)
+
+    X, y = D.make_sparse_text(random_state=Cheap(np.random.PCG64(0)))
+    assert X.shape == (2000, 5000) and X.nnz == 2000 * 20 and y.shape == (2000,)
+
+
+def test_make_fixed_ratio_is_exact_in_one_dimension():
+    """A bug found by mutation testing: with one feature no direction is orthogonal to w, but the
+    projection of s left a rounding error (about 1e-17) that was then scaled up to half the room,
+    moving the support points off their construction; R / gamma* came out 4.18 for 10.0, 5.24
+    for 3.0 (seeds 0, 3 and 5 of 8). Now s = 0 in one dimension."""
+    for seed in range(8):
+        X, y = D.make_fixed_ratio(7, 1, 3.0, random_state=seed)
+        assert radius(X) / max_margin(X, y)[2] == pytest.approx(3.0, rel=1e-9), seed

@@ -112,3 +112,23 @@ def test_every_binary_trainer_runs_the_one_reference_loop(monkeypatch):
         run()
         assert runs, f"{name} trains without the reference loop"
         assert any(runs), f"{name} plugs nothing into the loop: a copy?"
+
+
+def test_every_engine_returns_the_multiclass_sums_only_when_averaging():
+    """_kernel's loop skips CIML's sums U, beta without averaging and returns zeros; the numpy scan
+    and the reference loop computed them and returned them: the engines, said to give the same
+    results bit for bit, differed (found by running tests/test_kernel.py without numba)."""
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(30, 3))
+    t = np.arange(30) % 3
+    engines = [_reference, _fast] + ([_accel.engine()] if _accel.enabled() else [])
+    for average in (False, True):
+        opts = {"fit_intercept": True, "average": average}
+        outs = [
+            m.multiclass(X, t, 3, eta=1.0, max_iter=2, order="cyclic", rng=None, **opts)
+            for m in engines
+        ]
+        U, beta = outs[0][2], outs[0][3]
+        assert (np.count_nonzero(U) == 0 and np.count_nonzero(beta) == 0) != average
+        for out in outs[1:]:
+            assert np.array_equal(out[2], U) and np.array_equal(out[3], beta)

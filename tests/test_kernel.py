@@ -223,12 +223,18 @@ def plain():
     """perclib._kernel loaded again with the compiler off: every loop and helper as plain Python.
 
     Run side by side with the compiled module on small problems, it shows that the source the
-    notes mirror is the code that runs (and lets coverage see the loops' lines)."""
+    notes mirror is the code that runs (and lets coverage see the loops' lines). Without numba
+    perclib._kernel is that module already: it is used as it is, so that mutation testing (whose
+    environment has no numba) sees these tests call its functions."""
     import importlib.util
     from pathlib import Path
 
     import perclib
 
+    if not _accel.AVAILABLE:
+        from perclib import _kernel
+
+        return _kernel
     path = Path(perclib.__file__).with_name("_kernel.py")
     spec = importlib.util.spec_from_file_location("perclib._kernel_plain", path)
     module = importlib.util.module_from_spec(spec)
@@ -269,9 +275,9 @@ def test_plain_loops_equal_the_models_loops(plain, order, sparse, scale):
         stack.enter_context(np.errstate(all="ignore"))  # plain Python warns of inf and NaN
         out = {}
         for rule in ("margin", "prediction"):
-            out[rule] = module.train(
-                Xs, y, np.zeros(6), 0.0, rule=rule, rng=np.random.default_rng(1), **common
-            )
+            w = np.zeros(6)  # trained in place: compared too
+            out[rule] = (w, *module.train(Xs, y, w, 0.0, rule=rule, rng=np.random.default_rng(1),
+                                          **common))  # fmt: skip
         out["averaged"] = module.averaged(Xs, y, rng=np.random.default_rng(2), **common)
         if not sparse:  # the voted and pocket perceptrons and the multi-class one take dense X
             out["voted"] = module.voted(X, y, rng=np.random.default_rng(3), **common)
@@ -291,7 +297,8 @@ def test_plain_loops_equal_the_models_loops(plain, order, sparse, scale):
         assert len(got) == len(want)
         for a, b in zip(got, want):
             assert np.array_equal(np.asarray(a), np.asarray(b)), key
-    assert sum(runs["plain"]["margin"][4]) > 0  # mistakes were made: the runs compared something
+            assert np.asarray(a).dtype == np.asarray(b).dtype, key  # int64 counts, not floats
+    assert sum(runs["plain"]["margin"][5]) > 0  # mistakes were made: the runs compared something
 
 
 def test_plain_sparse_rows_count_training_mistakes_as_dense_rows(plain):
@@ -325,6 +332,19 @@ def test_warm_compiles_or_loads_every_loop():
 
     assert _kernel.warm() >= 0.0
     assert _kernel.binary_epochs.signatures and _kernel.multiclass_epochs.signatures
+
+
+def test_warm_fits_every_model_without_a_warning_escaping(recwarn):
+    """warm() fits each model of the family once on its tiny data (compiling the loops when numba
+    is on) without raising, and keeps the ConvergenceWarnings of those two-epoch fits to itself."""
+    import time
+
+    from perclib import _kernel
+
+    start = time.perf_counter()
+    seconds = _kernel.warm()
+    assert 0.0 <= seconds <= time.perf_counter() - start  # the seconds it took
+    assert len(recwarn) == 0
 
 
 def test_plain_loops_raise_on_overflow_as_the_models_do(plain):
@@ -457,3 +477,124 @@ def test_the_compiled_row_norm_is_the_numpy_one(plain, scale):
         assert np.allclose(compiled, exact, rtol=8 * 7 * 2.0**-52, atol=0)
         assert np.allclose(numpy, exact, rtol=8 * 7 * 2.0**-52, atol=0)
         assert np.allclose(one_row, numpy, rtol=8 * 7 * 2.0**-52, atol=0)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_plain_random_mistake_order_runs_the_reference_loops(plain, sparse):
+    """The kernel's entry points hand ``order="random-mistake"`` to the numpy scan, with every
+    argument: their results are the reference loop's (guards the arguments passed on, which the
+    cyclic and shuffled runs above do not reach)."""
+    import scipy.sparse as sp
+
+    from perclib import _reference
+    from perclib._engine import csr
+
+    X, y = _data(30, 5, 0.2, 0.0, seed=1)  # entries of order 1
+    y = y.astype(np.float64)
+    X[np.abs(X) < 0.3] = 0.0
+    Xs = csr(sp.csr_matrix(X)) if sparse else X
+    common = {"eta": 0.5, "max_iter": 6, "order": "random-mistake", "fit_intercept": True}
+    runs = []
+    for module in (plain, _reference):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = []
+            for rule in ("margin", "prediction"):
+                w = np.zeros(5)  # trained in place
+                rng = np.random.default_rng(6)
+                out.append((w, *module.train(Xs, y, w, 0.25, rule=rule, rng=rng, **common)))
+            if not sparse:
+                rng = np.random.default_rng(7)
+                out.append(module.pocket(X, y, rule="margin", rng=rng, **common))
+        runs.append(out)
+    for got, want in zip(*runs):
+        assert len(got) == len(want)
+        for a, b in zip(got, want):
+            assert np.array_equal(np.asarray(a), np.asarray(b))
+    assert runs[0][0][3] > 0 and np.any(runs[0][0][0] != 0)  # updates: the runs compared something
+
+
+@pytest.mark.parametrize("order", ["cyclic", "shuffle"])
+def test_plain_multiclass_stops_after_a_clean_epoch(plain, order):
+    """On separable classes the multi-class loop stops after its first epoch without a mistake
+    (converged) unless it averages, as the reference loop does (guards the kernel's stopping rule
+    and its converged flag, which the noisy data above never reach)."""
+    from perclib import _reference
+
+    X, t = _data(40, 3, 0.0, 0.0, seed=3, classes=3)  # converges in 5 and 6 epochs
+    for average in (False, True):
+        runs = [
+            m.multiclass(X, t.astype(np.int64), 3, eta=1.0, max_iter=60, order=order,
+                         fit_intercept=True, rng=np.random.default_rng(8), average=average)
+            for m in (plain, _reference)
+        ]  # fmt: skip
+        for a, b in zip(*runs):
+            assert np.array_equal(np.asarray(a), np.asarray(b))
+        mistakes, converged = runs[0][5], runs[0][6]
+        assert converged != average and (len(mistakes) < 60) != average
+        assert mistakes[-1] == 0 and sum(mistakes) > 0
+
+
+def test_plain_loops_settle_a_near_tie_with_each_rows_own_norm(plain):
+    """A row whose four running sums and left-to-right sum disagree in sign: w.x is 0.5 from left
+    to right, -0.5 in fast_dot's order. Each row's band is 4 d eps ||w|| ||x|| (about 139 here), so
+    the left-to-right sum decides, as in the reference loop; with a wrong norm for x (the unset
+    marker -1 or a placeholder 1) the band shrinks to nothing and fast_dot's sign would update on a
+    correctly classified row (guards the kernel's norms: computed on the first visit, or filled
+    before the pocket's counts)."""
+    from perclib import _reference
+
+    X = np.array([[1.0, 1.0, 1.0, 1.0, 1.0], [1e16, 1.0, -1e16, 1.0, -0.5]])
+    y = np.array([1.0, 1.0])
+    w_row = np.ones((1, 5))
+    assert plain.seq_dot(w_row, 0, X, 1) == 0.5 and plain.fast_dot(w_row, 0, X, 1) == -0.5
+    common = {"eta": 1.0, "max_iter": 3, "order": "cyclic", "rule": "margin", "rng": None}
+    for fit_intercept in (False, True):
+        for name in ("train", "pocket"):
+            runs = []
+            for module in (plain, _reference):
+                args = (X, y, np.zeros(5), 0.0) if name == "train" else (X, y)
+                runs.append(getattr(module, name)(*args, fit_intercept=fit_intercept, **common))
+            for a, b in zip(*runs):
+                assert np.array_equal(np.asarray(a), np.asarray(b)), name
+
+
+def test_plain_multiclass_settles_a_near_tie_with_each_rows_own_norm(plain):
+    """The multi-class form of the test above: after one update W = (-1, ..., -1), (1, ..., 1),
+    and on the row x below class 1 scores 0.5 and class 0 -0.5 from left to right, the reverse in
+    fast_dot's order. Its band (with ||x|| about 1.4e16) sends the row to the left-to-right sums,
+    as in the reference loop: class 1, no mistake (guards the kernel's norms in the multi-class
+    loop: with a placeholder 1 for ||x|| the band shrinks and fast_dot's scores would decide)."""
+    from perclib import _reference
+
+    X = np.array([[1.0, 1.0, 1.0, 1.0, 1.0], [1e16, 1.0, -1e16, 1.0, -0.5]])
+    t = np.array([1, 1], dtype=np.int64)
+    for average in (False, True):
+        runs = [
+            m.multiclass(X, t, 2, eta=1.0, max_iter=3, order="cyclic", fit_intercept=False,
+                         rng=None, average=average)
+            for m in (plain, _reference)
+        ]  # fmt: skip
+        for a, b in zip(*runs):
+            assert np.array_equal(np.asarray(a), np.asarray(b))
+        assert runs[0][5][:2] == [1, 0]  # one update (the first row), then none
+
+
+def test_plain_pocket_counts_a_row_not_yet_visited_with_its_own_norm(plain):
+    """The pocket's first count comes before the loop reaches the second row below, whose w.x is
+    -0.75 from left to right but may come out +0.25 from BLAS's product (a blocked order); its
+    norm, filled before the loop, sends it to the left-to-right sum, as in the reference loop, so
+    the count is 0 and (1, ..., 1) goes in the pocket (guards the filled norms handed to the
+    pocket's loop: without them the row's band is negative and BLAS's sign is taken)."""
+    from perclib import _reference
+
+    X = np.array([[1.0, 1.0, 1.0, 1.0, 1.0], [1e16, 1.0, -1e16, 1.0, -1.75]])
+    y = np.array([1.0, -1.0])
+    runs = [
+        m.pocket(X, y, eta=1.0, max_iter=3, order="cyclic", rule="margin", fit_intercept=False,
+                 rng=None)
+        for m in (plain, _reference)
+    ]  # fmt: skip
+    for a, b in zip(*runs):
+        assert np.array_equal(np.asarray(a), np.asarray(b))
+    assert runs[0][2].tolist() == [1.0] * 5 and runs[0][4] == 0  # the pocket: w = 1, no mistake
