@@ -30,7 +30,6 @@ TEST_ENV     := $(VENV)/.installed-student+labs+test+fast
 LABS_ENV     := $(VENV)/.installed-labs
 HANDOUTS_ENV := $(VENV)/.installed-student+handouts+test
 RELEASE_ENV  := $(VENV)/.installed-student+test+release
-MUTATION_ENV := $(VENV)/.installed-student+test+mutation
 # Python writes the bytecode (.pyc) of each module the first time a process imports it, and every
 # later process (each xdist worker, each Jupyter kernel that nbval or nbgrader starts) reads it.
 # Where PYTHONDONTWRITEBYTECODE is set, as in many containers, nothing is written and every kernel
@@ -107,8 +106,8 @@ test-browser: $(HANDOUTS)/index.html  ## JupyterLab and headless chromium: Stepp
 	PERCLIB_BROWSER_TESTS=1 $(BIN)/python -m pytest tests/browser -v --durations=0
 
 # Back to a fresh clone's state; the instructor's grading (labs/submitted, the gradebook) stays.
-clean:  ## remove .venv, node_modules, _build and the labs' student versions (labs/release)
-	rm -rf $(VENV) node_modules build _build labs/release .coverage .pytest_cache .hypothesis
+clean:  ## remove .venv, .venv-mutation, node_modules, _build and the labs' student versions (labs/release)
+	rm -rf $(VENV) $(MVENV) node_modules build _build labs/release .coverage .pytest_cache .hypothesis
 
 bench-widgets: $(STUDENT_ENV)  ## redraw time of the Stepper and the BoundaryExplorer (budget 100 ms)
 	$(BIN)/python benchmarks/bench_widgets.py
@@ -122,14 +121,28 @@ bench: $(TEST_ENV) $(COMPILED)  ## time perclib against scikit-learn (a grid of 
 # Mutation testing (issue 18): mutmut over perclib's models, training engine, theory, losses,
 # _validation and datasets ([tool.mutmut] in pyproject.toml). Not part of `make test` or CI: it
 # takes long.
-# One module: make mutation MUTANTS='perclib._engine.*'. Survivors: $(BIN)/mutmut show NAME.
+# It runs in a virtualenv of its own, without numba: mutmut wraps each mutated function in a
+# trampoline that numba cannot compile, and without numba perclib's compiled loops (_kernel) run as
+# plain Python, where mutmut can reach them.
+# One module: make mutation MUTANTS='perclib._engine.*'. Survivors: $(MBIN)/mutmut show NAME.
 MUTANTS ?=
+MVENV := .venv-mutation
+MBIN  := $(MVENV)/bin
+MUTATION_ENV := $(MVENV)/.installed-student+test+mutation
+$(MBIN)/python:
+	$(PYTHON) -m venv $(MVENV)
+	-$(MBIN)/python -m pip install --quiet --disable-pip-version-check uv
+$(MUTATION_ENV): pyproject.toml | $(MBIN)/python
+	if [ -x $(MBIN)/uv ]; then $(MBIN)/uv pip install --quiet --python $(MBIN)/python -e ".[student,test,mutation]"; \
+	else $(MBIN)/python -m pip install --quiet --disable-pip-version-check -e ".[student,test,mutation]"; fi
+	! $(MBIN)/python -c "import numba" 2>/dev/null  # no numba here (see above)
+	touch $@
 .PHONY: mutation
-mutation: $(MUTATION_ENV)  ## mutation score of perclib's core modules (slow; results in mutants/)
+mutation: $(MUTATION_ENV)  ## mutation score of perclib's core modules (slow; its own venv, without numba; results in mutants/)
 	rm -rf mutants  # start afresh: mutmut 3 otherwise keeps the verdicts of earlier runs
-	env -u PYTHONPATH $(BIN)/mutmut run --max-children 2 $(MUTANTS)
-	$(BIN)/mutmut results
-	env -u PYTHONPATH $(BIN)/python tools/mutation_table.py  # the README's table, per module
+	env -u PYTHONPATH $(MBIN)/mutmut run --max-children 2 $(MUTANTS)
+	$(MBIN)/mutmut results
+	env -u PYTHONPATH $(MBIN)/python tools/mutation_table.py  # the README's table, per module
 
 # Release (issue 21): wheel and sdist built, `twine check`ed, installed in a fresh venv and fitted;
 # environment.yml (Binder) resolved with pip and built into a fresh venv.
