@@ -162,15 +162,13 @@ def _alive(pid):
 def test_preloading_leaves_matplotlib_inline_to_the_kernel():
     """Importing matplotlib_inline wires it into the running IPython: a server that preloaded it
     would hand out kernels without that set-up."""
-    spec_path = ROOT / "tools" / "warm_kernel.py"
     code = (
-        "import importlib.util, sys\n"
-        f"spec = importlib.util.spec_from_file_location('w', {str(spec_path)!r})\n"
-        "w = importlib.util.module_from_spec(spec); spec.loader.exec_module(w)\n"
-        "for name in w.PRELOAD: importlib.import_module(name)\n"
+        "import importlib, sys\n"
+        "for name in sys.argv[1:]: importlib.import_module(name)\n"
         "print('matplotlib' in sys.modules, 'matplotlib_inline' in sys.modules)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    cmd = [sys.executable, "-c", code, *_load_warm_kernel().PRELOAD]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True", "False"]
 
 

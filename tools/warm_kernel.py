@@ -166,9 +166,9 @@ def _next_server(paths):
 def launch(args, module=KERNEL, variable=SOCKET_ENV):
     """Run ``python -m module args`` as a fork of a server named by ``$variable``, or cold."""
     paths = [p for p in os.environ.get(variable, "").split(os.pathsep) if p]
-    path = _next_server(paths) if paths else None
-    if not path or not os.path.exists(path):
+    if not paths or not all(map(os.path.exists, paths)):  # no servers (a stale variable, say)
         _cold(module, args)
+    path = _next_server(paths)
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         conn.connect(path)
