@@ -82,6 +82,11 @@ def _quiet(loop):
     return run
 
 
+# The loops below are wrapped by a call after their definition (``f = _quiet(f)``), not by a
+# decorator: mutmut, which measures how well the tests guard them (``make mutation``), leaves
+# decorated functions unmutated.
+
+
 def _chunk_rows(n, d):
     return max(_MIN_WINDOW, min(n, _CHUNK_BYTES // (8 * d)))
 
@@ -203,7 +208,6 @@ class _Scan:
         return c
 
 
-@_quiet
 def train(
     X,
     y,
@@ -274,6 +278,9 @@ def train(
     return scan.b, epoch, n_updates, converged, np.array(mistakes, dtype=np.int64)
 
 
+train = _quiet(train)
+
+
 def averaged(X, y, **kw):
     """AveragedPerceptron's loop: :func:`perclib._reference.averaged` on the scan's ``train``
     (the scan finds the reference's mistakes, the hook makes CIML's increments of u and beta)."""
@@ -285,7 +292,6 @@ def voted(X, y, **kw):
     return _reference.voted(X, y, loop=train, **kw)
 
 
-@_quiet
 def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, average):
     """MulticlassPerceptron's loop: returns W, b, U, beta, c, mistakes, converged.
 
@@ -372,6 +378,9 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
     if not average:  # CIML's sums are returned only when averaging, as _kernel's loop does
         U, beta = np.zeros((K, d)), np.zeros(K)
     return W, b, U, beta, len(mistakes) * n + 1, mistakes, converged
+
+
+multiclass = _quiet(multiclass)
 
 
 def pocket(X, y, **kw):

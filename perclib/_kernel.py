@@ -44,8 +44,11 @@ TINY, BIG = _engine._TINY, _engine._BIG  # the norms' range without overflow or 
 # What the loops return in ``status``: all went well, or an update made w or b overflow.
 OK, OVERFLOW = 0, 1
 
+# Each loop is compiled by a call after its definition (``f = jit(f)``), not by a decorator:
+# mutmut, which measures how well the tests guard this code (``make mutation``), leaves decorated
+# functions unmutated.
 
-@jit(inline=True)
+
 def seq_dot(W, k, X, i):
     """w_k.x_i (rows of W and X) summed from left to right, as scikit-learn's WeightVector.dot.
 
@@ -64,7 +67,9 @@ def seq_dot(W, k, X, i):
     return s
 
 
-@jit(inline=True)
+seq_dot = jit(seq_dot, inline=True)
+
+
 def add_row(W, k, step, X, i):
     """w_k = w_k + step * x_i (touching only x_i's nonzeros when X is sparse); returns whether
     every entry written is finite."""
@@ -85,7 +90,9 @@ def add_row(W, k, step, X, i):
     return finite
 
 
-@jit(inline=True)
+add_row = jit(add_row, inline=True)
+
+
 def fast_dot(W, k, X, i):
     """w_k.x_i with four running sums: the exact value to within the tie band, faster. (A sparse
     row is summed from left to right: its indirect loads, not the sum, set the pace.)"""
@@ -107,13 +114,15 @@ def fast_dot(W, k, X, i):
     return s
 
 
+fast_dot = jit(fast_dot, inline=True)
+
+
 # The bands are written once, in perclib._engine, for floats; the loops here compile those very
 # functions, and the numpy loops call them as they are.
 tie_band = jit(_engine.tie_band)
 class_band = jit(_engine.class_band)
 
 
-@jit(inline=True)
 def norm(X, i):
     """||x_i||, free of overflow and underflow (rescaled by max |x_ij| when out of range)."""
     d = X.shape[1]
@@ -143,7 +152,9 @@ def norm(X, i):
     return m * math.sqrt(s)
 
 
-@jit
+norm = jit(norm, inline=True)
+
+
 def training_mistakes(X, y, w, b, x_norms, x_norm_max, w_norm, stop_at, scores):
     """The training mistakes of (w, b) (sign(0) = +1); the count stops once it reaches
     ``stop_at`` (checked after each block of rows, so it may pass it a little).
@@ -185,7 +196,9 @@ def training_mistakes(X, y, w, b, x_norms, x_norm_max, w_norm, stop_at, scores):
     return m
 
 
-@jit
+training_mistakes = jit(training_mistakes)
+
+
 def fill_norms(X, x_norms):
     """||x_i|| for every row not yet measured (x_norms[i] < 0)."""
     for i in range(x_norms.shape[0]):
@@ -193,10 +206,12 @@ def fill_norms(X, x_norms):
             x_norms[i] = norm(X, i)
 
 
+fill_norms = jit(fill_norms)
+
+
 REORDER_AFTER = 64  # pocket updates between two orderings of the rows (each copies X once)
 
 
-@jit
 def hardest_first(X, y, x_norms, hard, in_use, scores, b):
     """Order the rows with the pocket's mistakes first into ``hard`` = (X', y', norms', order).
 
@@ -221,7 +236,9 @@ def hardest_first(X, y, x_norms, hard, in_use, scores, b):
             Xh[q, j] = X[i, j]
 
 
-@jit
+hardest_first = jit(hardest_first)
+
+
 def binary_epochs(
     X,
     y,
@@ -316,7 +333,9 @@ def binary_epochs(
     return b, c, beta, n_epochs, n_log, OK
 
 
-@jit
+binary_epochs = jit(binary_epochs)
+
+
 def iterates(X, y, updated, eta, fit_intercept, W, b):
     """The voted perceptron's iterates w_0 = 0, w_1, ..., w_K and their biases, rebuilt from the
     examples it updated on: w_k = w_(k-1) + (eta y) x, the very additions the loop made.
@@ -336,7 +355,9 @@ def iterates(X, y, updated, eta, fit_intercept, W, b):
         b[k + 1] = b[k] + step if fit_intercept else b[k]
 
 
-@jit
+iterates = jit(iterates)
+
+
 def multiclass_epochs(
     X,
     t,
@@ -409,6 +430,9 @@ def multiclass_epochs(
         if updates == 0 and stop_when_clean:
             return c, epoch + 1, OK
     return c, n_epochs, OK
+
+
+multiclass_epochs = jit(multiclass_epochs)
 
 
 # ---- The models' entry points: the same signatures and results as perclib._fast's --------------
