@@ -53,6 +53,22 @@ PRELOAD = (
     "matplotlib.pyplot",
     "ipywidgets",
     "perclib",
+    # perclib's other modules, which the notebooks import, and the lab grader (labs/grader) imports
+    # all of them to block its algorithms while a student's function is graded; scikit-learn's
+    # linear models, which the notebooks compare with and the grader blocks too; numba, which
+    # the first fit imports (perclib._accel) when it is installed.
+    "perclib.widgets",
+    "perclib.plotting",
+    "perclib.exercises",
+    "perclib.experiments",
+    "perclib.evaluation",
+    "perclib.theory",
+    "perclib.sparse",
+    "perclib.exercise_bank",
+    "perclib.exercise_bank_0507",
+    "perclib._kernel",
+    "sklearn.linear_model",
+    "numba",
 )
 INLINE = "module://matplotlib_inline.backend_inline"  # ipykernel's default MPLBACKEND
 # Variables that may differ between the server and a kernel: jupyter_client sets the JPY_ ones
