@@ -245,18 +245,19 @@ def epoch_indices(n, order, rng):
 
 
 def csr(X):
-    """X as CSR with sorted, summed indices (a copy when X is not already so; X is never
-    changed); a ``ValueError`` when its index arrays are malformed (a row pointer that decreases,
-    a column index outside [0, n_features)), which the training loops do not check again."""
-    X = sp.csr_matrix(X) if not sp.isspmatrix_csr(X) and not isinstance(X, sp.csr_array) else X
-    ptr = X.indptr
-    ind = X.indices[: ptr[-1]] if ptr.size and 0 <= ptr[-1] <= X.indices.size else X.indices
+    """A CSR matrix X (as the models' input checks leave it) with sorted, summed indices: a copy
+    when X is not already so (X is never changed); a ``ValueError`` when its index arrays are
+    malformed (a row pointer that does not start at 0 or decreases, more stored entries than the
+    arrays hold, a column index outside [0, n_features)), which the training loops do not check
+    again."""
+    ptr, ind = X.indptr, X.indices
     if (
         ptr.shape != (X.shape[0] + 1,)
         or ptr[0] != 0
-        or ptr[-1] != ind.size
         or np.any(ptr[1:] < ptr[:-1])
-        or (ind.size and (ind.min() < 0 or ind.max() >= X.shape[1]))
+        or ptr[-1] > min(ind.size, X.data.size)
+        or np.any(ind[: ptr[-1]] < 0)
+        or np.any(ind[: ptr[-1]] >= X.shape[1])
     ):
         raise ValueError(
             "X is a malformed CSR matrix: its row pointers must rise from 0 to the number of "

@@ -163,7 +163,14 @@ def test_a_fit_that_fails_leaves_the_model_unfitted(model):
 @pytest.mark.parametrize("model", [Perceptron, AveragedPerceptron])
 @pytest.mark.parametrize(
     "broken",
-    ["negative column", "column past the end", "falling row pointer", "row pointer past the data"],
+    [
+        "negative column",
+        "column past the end",
+        "falling row pointer",
+        "row pointer past the data",
+        "first row pointer not 0",
+        "a row pointer missing",
+    ],
 )
 def test_a_malformed_csr_matrix_gets_a_valueerror(model, broken):
     """The compiled loops index w by the CSR column indices without checking them again (as
@@ -177,14 +184,38 @@ def test_a_malformed_csr_matrix_gets_a_valueerror(model, broken):
         indices[2] = 3
     elif broken == "falling row pointer":
         indptr[1], indptr[2] = 3, 2
-    else:
+    elif broken == "row pointer past the data":
         indptr[3] = 6
+    elif broken == "first row pointer not 0":
+        indptr[0] = 1
+    else:
+        indptr = indptr[:-1]
     bad = sp.csr_matrix((3, 3))
     bad.data, bad.indices, bad.indptr = data, indices, indptr  # no constructor check on the way
     before = [a.copy() for a in (bad.data, bad.indices, bad.indptr)]
-    with pytest.raises(ValueError, match="malformed CSR matrix"):
+    with pytest.raises(ValueError) as info:
         model().fit(bad, [1, -1, 1])
+    assert str(info.value) == (
+        "X is a malformed CSR matrix: its row pointers must rise from 0 to the number of stored "
+        "entries and its column indices lie in [0, 3). Rebuild it with "
+        "scipy.sparse.csr_matrix((data, indices, indptr), shape=...) from valid arrays."
+    )
     assert all(np.array_equal(a, b) for a, b in zip(before, (bad.data, bad.indices, bad.indptr)))
+
+
+@pytest.mark.parametrize("model", [Perceptron, AveragedPerceptron])
+def test_a_csr_matrix_with_spare_room_after_its_entries_is_read_as_scipy_reads_it(model):
+    """scipy lets ``indices`` and ``data`` hold more than the ``indptr[-1]`` entries in use (room
+    to grow); the rest is not part of the matrix. Not an error, and the fit is the dense one."""
+    X = sp.csr_matrix((3, 3))
+    X.data = np.array([1.0, 2.0, 3.0, 9.0, 9.0])
+    X.indices = np.array([0, 2, 1, -5, 7], dtype=np.int32)  # the spare room holds junk
+    X.indptr = np.array([0, 2, 3, 3], dtype=np.int32)
+    assert np.array_equal(X.toarray(), [[1.0, 0.0, 2.0], [0.0, 3.0, 0.0], [0.0, 0.0, 0.0]])
+    y = [1, -1, -1]
+    sparse, dense = model().fit(X, y), model().fit(X.toarray(), y)
+    assert np.array_equal(sparse.coef_, dense.coef_) and sparse.intercept_ == dense.intercept_
+    assert np.any(sparse.coef_ != 0)
 
 
 def test_attribute_errors_name_the_model_and_what_is_missing():

@@ -1,13 +1,25 @@
 """The reference loop's tie handling: decisions follow scikit-learn's left-to-right sum exactly."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
 import perclib._engine as engine
-from perclib import AveragedPerceptron, VotedPerceptron, _accel, _fast, _reference, evaluation
+from perclib import (
+    AveragedPerceptron,
+    ConvergenceWarning,
+    MulticlassPerceptron,
+    Perceptron,
+    VotedPerceptron,
+    _accel,
+    _fast,
+    _reference,
+    evaluation,
+)
 from perclib._engine import _seq_dot, activation, scores
-from perclib.datasets import make_separable
+from perclib.datasets import make_blobs3, make_separable, worked_example
 from perclib.exercises import epoch_trace
 from perclib.sgd import LinearSGD
 from perclib.sparse import averaged_sparse, make_sparse_text
@@ -25,8 +37,73 @@ def test_activation_settles_near_ties_with_the_left_to_right_sum():
         X = np.vstack([x, rng.normal(size=d)])
         a = scores(X, w, b, np.linalg.norm(X, axis=1))
         assert a[0] == 0.0  # the same tie, found by the vectorised scan
+        assert scores(X[:1], w, b, np.linalg.norm(X[:1], axis=1))[0] == 0.0  # and in one row alone
         assert np.sign(a[1]) == np.sign(_seq_dot(w, X[1]) + b)
     assert differ > 100  # the fallback mattered, not just ran
+
+
+def _plain_scores(W, b, x):
+    """The multi-class scores w_k.x + b_k summed from left to right in Python floats, and the first
+    class with the highest score: the notes' rule, written here without perclib."""
+    s = []
+    for wk, bk in zip(W.tolist(), b.tolist()):
+        a = 0.0
+        for wj, xj in zip(wk, x.tolist()):
+            a += wj * xj
+        s.append(a + bk)
+    p = 0
+    for k in range(1, len(s)):
+        if s[k] > s[p]:
+            p = k
+    return s, p
+
+
+def test_class_scores_pick_the_left_to_right_winner_among_near_ties():
+    """Three classes whose scores are equal in exact arithmetic, large (a common part v.x), and
+    with biases that differ: W = [v, v + z - beta x/|x|^2, v - z + beta x/|x|^2], b = [0, beta,
+    -beta], z orthogonal to x up to rounding, the rows in a random order. Which score is highest
+    is then decided by rounding alone, and it depends on the order of summation: the predicted
+    class must be the first highest of the left-to-right sums (the plain loop above), whatever
+    numpy's blocked product says."""
+    rng = np.random.default_rng(4)
+    numpy_differs = 0
+    for _ in range(400):
+        d = int(rng.integers(3, 60))
+        x, z = rng.normal(size=d), rng.normal(size=d)
+        z -= (z @ x) / (x @ x) * x
+        v = rng.normal(size=d) * 10.0 ** rng.uniform(0, 4)
+        beta = float(rng.normal())
+        W = np.vstack([v, v + z - beta * x / (x @ x), v - z + beta * x / (x @ x)])
+        b = np.array([0.0, beta, -beta])
+        order = rng.permutation(3)
+        W, b = W[order], b[order]
+        _, expected = _plain_scores(W, b, x)
+        s, p = engine.class_scores(W, b, x, np.linalg.norm(x), np.linalg.norm(W, axis=1))
+        assert p == expected
+        numpy_differs += int(np.argmax(W @ x + b)) != expected
+    assert numpy_differs > 40  # numpy's order alone would have picked another class that often
+
+
+def test_the_reference_loops_at_an_overflowing_scale_warn_nothing():
+    """At 1e200 the scores w.x overflow to inf (and inf - inf is NaN); the reference loops decide
+    those cases by the left-to-right sum, silently: no RuntimeWarning reaches the user."""
+    X2, y2 = worked_example()
+    X3, y3 = make_blobs3(10, random_state=0)
+    models = [
+        (Perceptron(record=True, max_iter=5), X2, y2),
+        (Perceptron(record=True, max_iter=5, order="random-mistake", random_state=0), X2, y2),
+        (MulticlassPerceptron(record=True, max_iter=5), X3, y3),
+        # the second row's scores are 1e400 - 1e400 after the first update: inf - inf, NaN
+        (MulticlassPerceptron(record=True, max_iter=5), [[1, 1], [1, -1], [-1, 1]], [1, 0, 2]),
+    ]
+    for model, X, y in models:
+        X = np.asarray(X, dtype=float)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            warnings.simplefilter("error", RuntimeWarning)
+            model.fit(X * 1e200, y)
+        # the regime is reached: the products w_j x_j of the learned weights overflow
+        assert float(np.max(np.abs(model.coef_))) * float(np.max(np.abs(X * 1e200))) == np.inf
 
 
 def test_far_from_ties_numpy_dot_is_kept():

@@ -264,6 +264,43 @@ def test_tie_band_covers_the_worst_left_to_right_error():
         assert clf.intercept_ == sk.intercept_[0]
 
 
+@pytest.mark.parametrize("d", [1, 2, 3, 10, 1000])
+def test_class_band_covers_what_two_orders_of_summation_can_differ(d):
+    """A multi-class score w.x + b has d + 1 terms. Summed in any order it lies within
+    gamma_(d+1) (||w|| ||x|| + |b|) of the exact score (Higham, *Accuracy and Stability of
+    Numerical Algorithms*, 2nd ed., section 3.1, with Cauchy-Schwarz), plus (d + 1) 2**-1075 for
+    products that underflow; two orders of one score differ by at most twice that. The fast paths
+    keep numpy's winner only when it leads every other class by more than the sum of the two
+    classes' bands, so each band must cover that much. Past 2**1000 a partial sum may overflow in
+    one order and not another: the band is then infinite (the left-to-right sum decides), as it is
+    for NaN."""
+    import math
+
+    from perclib._engine import class_band
+
+    u = 2.0**-53
+    gamma = (d + 1) * u / (1 - (d + 1) * u)
+    cases = [
+        (0.0, 0.0, 0.0),
+        (1.0, 1.0, 0.0),
+        (1.0, 1.0, 5.0),
+        (3.5, 2e-3, -7.0),
+        (2.0**-600, 2.0**-500, 0.0),
+        (2.0**499, 2.0**500, -(2.0**999)),
+    ]
+    for w_norm, x_norm, b in cases:
+        need = 2 * (gamma * (w_norm * x_norm + abs(b)) + (d + 1) * 2.0**-1075)
+        assert class_band(w_norm, x_norm, b, d) >= need, (w_norm, x_norm, b)
+    for w_norm, x_norm, b in [
+        (2.0**510, 2.0**500, 0.0),
+        (1.0, 1.0, 2.0**1010),
+        (1.0, 1.0, -(2.0**1010)),
+        (math.nan, 1.0, 0.0),
+        (1.0, 1.0, math.nan),
+    ]:
+        assert class_band(w_norm, x_norm, b, d) == math.inf, (w_norm, x_norm, b)
+
+
 def test_engine_train_records_epochs_from_1_by_default():
     """_engine.train called without epoch_offset (as experiments._fit_pla calls it): epochs count
     from 1."""

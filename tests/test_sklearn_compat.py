@@ -363,12 +363,20 @@ def test_the_lazy_average_touches_only_the_features_a_mistake_has():
 
 def test_sparse_input_is_never_changed_and_any_format_is_read():
     X, y = _text_like(n=100, d=300, density=0.05, seed=7)
-    coo = X.tocoo()
+    # Each row's entries reversed (unsorted columns), and each entry split in two halves stored
+    # side by side (duplicate columns: their sum is the value). Built from (data, indices, indptr),
+    # which keeps them as they are (a COO constructor would sum the duplicates).
+    rows = [(X.indices[a:b][::-1], X.data[a:b][::-1]) for a, b in zip(X.indptr, X.indptr[1:])]
     messy = sp.csr_matrix(
-        (np.r_[coo.data, coo.data[:5]], (np.r_[coo.row, coo.row[:5]], np.r_[coo.col, coo.col[:5]])),
+        (
+            np.concatenate([np.repeat(v / 2, 2) for _, v in rows]),
+            np.concatenate([np.repeat(j, 2) for j, _ in rows]),
+            np.r_[0, np.cumsum([2 * j.size for j, _ in rows])],
+        ),
         shape=X.shape,
-    )  # duplicate entries: their sum is the value
-    messy.has_canonical_format = False
+    )
+    assert not messy.has_canonical_format and messy.nnz == 2 * X.nnz
+    assert np.array_equal(messy.toarray(), X.toarray())  # the same matrix, written messily
     copies = [m.copy() for m in (X, X.tocsc(), messy)]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
