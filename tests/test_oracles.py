@@ -12,13 +12,20 @@ happen often, and each test asserts that its data did exercise the case it is ab
 can fail when that case is handled wrongly).
 """
 
+import contextlib
 import warnings
 
 import numpy as np
 import pytest
 from scipy import stats
 
-from perclib import Perceptron, PocketPerceptron, VotedPerceptron
+from perclib import (
+    MulticlassPerceptron,
+    Perceptron,
+    PocketPerceptron,
+    VotedPerceptron,
+    _accel,
+)
 
 N_SEEDS = 150
 
@@ -301,3 +308,79 @@ def test_voted_equals_freund_schapire(order, eta, fit_intercept):
         assert clf.predict(grid).tolist() == [int(p) for _, p in votes]
         zero_votes += sum(s == 0 for s, _ in votes)
     assert zero_votes >= 1  # the outer sign(0) = +1 was exercised
+
+
+def multiclass_loop(X, y, *, eta, epochs, order, fit_intercept, average, seed, ties=None):
+    """The multi-class perceptron (Collins 2002; CIML ch. 6, algorithm 17): predict the first class
+    with the highest score w_k.x + b_k; on a mistake (true t, predicted p) w_t += eta x and
+    w_p -= eta x (and the biases). With ``average``, CIML's trick for the average of the iterates:
+    sums u += (eta c) x on the same rows, a counter c that counts every visited example, and the
+    average w - u / c at the end. Without averaging it stops after an epoch free of mistakes.
+    ``ties``: a list to count, in ``ties[0]``, the predictions where another class had the same
+    highest score."""
+    X = X.tolist()
+    classes = sorted(set(y.tolist()))
+    t_of = [classes.index(v) for v in y.tolist()]
+    K, d = len(classes), len(X[0])
+    rng = np.random.default_rng(seed)
+    W, b = [[0.0] * d for _ in range(K)], [0.0] * K
+    U, beta, c = [[0.0] * d for _ in range(K)], [0.0] * K, 1
+    for _ in range(epochs):
+        visit = rng.permutation(len(X)).tolist() if order == "shuffle" else range(len(X))
+        clean = True
+        for i in visit:
+            s = [dot(W[k], X[i]) + b[k] for k in range(K)]
+            p = 0
+            for k in range(1, K):
+                if s[k] > s[p]:
+                    p = k
+            if ties is not None:
+                ties[0] += sum(s[k] == s[p] for k in range(K)) > 1
+            t = t_of[i]
+            if p != t:
+                W[t] = [w + eta * x for w, x in zip(W[t], X[i])]
+                W[p] = [w - eta * x for w, x in zip(W[p], X[i])]
+                U[t] = [u + (eta * c) * x for u, x in zip(U[t], X[i])]
+                U[p] = [u - (eta * c) * x for u, x in zip(U[p], X[i])]
+                if fit_intercept:
+                    b[t], b[p] = b[t] + eta, b[p] - eta
+                    beta[t], beta[p] = beta[t] + eta * c, beta[p] - eta * c
+                clean = False
+            c += 1
+        if clean and not average:
+            break
+    if not average:
+        return W, b
+    return (
+        [[w - u / c for w, u in zip(Wk, Uk)] for Wk, Uk in zip(W, U)],
+        [bk - betak / c for bk, betak in zip(b, beta)],
+    )
+
+
+@pytest.mark.parametrize("order", ["cyclic", "shuffle"])
+@pytest.mark.parametrize("average", [False, True])
+def test_multiclass_equals_the_plain_loop(order, average):
+    """Integer data with three or four classes: exact ties between class scores are common (the
+    first class wins them), and every engine (compiled, numpy, reference) must give the loop's
+    weights bit for bit."""
+    ties = [0]
+    for seed in range(N_SEEDS // 5):
+        rng = np.random.default_rng(seed)
+        X = rng.integers(-2, 3, size=(12, 2)).astype(float)
+        y = rng.integers(0, 3 + seed % 2, size=12)
+        for eta, fit_intercept in ((1.0, True), (0.5, False)):
+            W, b = multiclass_loop(
+                X, y, eta=eta, epochs=5, order=order, fit_intercept=fit_intercept,
+                average=average, seed=seed, ties=ties,
+            )  # fmt: skip
+            for engine in ("compiled", "numpy", "reference"):
+                clf = MulticlassPerceptron(
+                    eta=eta, max_iter=5, order=order, fit_intercept=fit_intercept,
+                    average=average, random_state=seed,
+                )  # fmt: skip
+                clf._reference = engine == "reference"
+                with _accel.disabled() if engine == "numpy" else contextlib.nullcontext():
+                    _fit(clf, X, y)
+                assert clf.coef_.tolist() == W and clf.intercept_.tolist() == b, (seed, engine)
+    # ties beyond the first visit of each fit (all scores 0 there): 2 fits per seed
+    assert ties[0] > 2 * 2 * (N_SEEDS // 5), ties
