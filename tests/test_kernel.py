@@ -218,37 +218,6 @@ def test_the_environment_variable_turns_the_compiled_loops_off():
     assert _python(code, PERCLIB_ACCEL="1") == "True perclib._kernel"
 
 
-@pytest.fixture(scope="module")
-def plain():
-    """perclib._kernel loaded again with the compiler off: every loop and helper as plain Python.
-
-    Run side by side with the compiled module on small problems, it shows that the source the
-    notes mirror is the code that runs (and lets coverage see the loops' lines). Without numba
-    perclib._kernel is that module already: it is used as it is, so that mutation testing (whose
-    environment has no numba) sees these tests call its functions."""
-    import importlib.util
-    from pathlib import Path
-
-    import perclib
-
-    if not _accel.AVAILABLE:
-        from perclib import _kernel
-
-        return _kernel
-    path = Path(perclib.__file__).with_name("_kernel.py")
-    spec = importlib.util.spec_from_file_location("perclib._kernel_plain", path)
-    module = importlib.util.module_from_spec(spec)
-    module.__package__ = "perclib"
-    available = _accel.AVAILABLE
-    _accel.AVAILABLE = False  # jit leaves each function as it is
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        _accel.AVAILABLE = available
-    assert not hasattr(module.binary_epochs, "signatures")  # not a numba dispatcher
-    return module
-
-
 def _engine_of_models():
     """The loops the models run here: the compiled ones, or the numpy scan without numba."""
     return _accel.engine()
@@ -306,8 +275,11 @@ def test_plain_sparse_rows_count_training_mistakes_as_dense_rows(plain):
 
     X, y = _data(30, 4, 0.2, 0.0, seed=5)
     X[np.abs(X) < 0.5] = 0.0
+    # two +1 rows with an activation of exactly 0 (-1.0 * 0.1 + 0.1): right, as sign(0) = +1
+    X[:2], y[:2] = [0.0, 0.1, 0.0, 0.0], 1
     S = sp.csr_matrix(X)
     w, b, norms = np.array([0.5, -1.0, 2.0, 0.25]), 0.1, np.full(30, -1.0)
+    assert (X[:2] @ w + b).tolist() == [0.0, 0.0]
     plain.fill_norms(X, norms)
     assert np.allclose(norms, np.linalg.norm(X, axis=1))
     buffer = np.empty(30)
@@ -317,6 +289,10 @@ def test_plain_sparse_rows_count_training_mistakes_as_dense_rows(plain):
     sparse = plain.training_mistakes((S.indptr, S.indices, S.data), y.astype(float), w, b,
                                      norms, 0.0, 0.0, 31, buffer)  # fmt: skip
     assert sparse == dense
+    # sparse rows are counted one by one: the count stops exactly at stop_at
+    stopped = plain.training_mistakes((S.indptr, S.indices, S.data), y.astype(float), w, b,
+                                      norms, 0.0, 0.0, 2, buffer)  # fmt: skip
+    assert stopped == 2
     # the count stops after the first block of 256 rows that brings it to stop_at
     X2, y2 = np.tile(X, (30, 1)), np.tile(y.astype(float), 30)  # 900 rows
     norms2, buffer2 = np.tile(norms, 30), np.empty(900)

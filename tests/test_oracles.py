@@ -12,7 +12,6 @@ happen often, and each test asserts that its data did exercise the case it is ab
 can fail when that case is handled wrongly).
 """
 
-import contextlib
 import warnings
 
 import numpy as np
@@ -112,9 +111,30 @@ def _fit(model, X, y, **kw):
         return model.fit(X, y, **kw)
 
 
+# The engines a model can train on (perclib._accel): as installed (compiled when numba is there),
+# the compiled loops' own source run as plain Python (the ``plain`` fixture of conftest.py), the
+# numpy scan, and the reference loop. Each must give the oracle's result.
+ENGINES = ("as installed", "kernel source", "numpy", "reference")
+
+
+def _fit_on(engine, plain, model, X, y, **kw):
+    model._reference = engine == "reference"
+    if engine == "numpy":
+        with _accel.disabled():
+            return _fit(model, X, y, **kw)
+    if engine == "kernel source":
+        real = _accel.engine
+        _accel.engine = lambda reference=False: real(True) if reference else plain
+        try:
+            return _fit(model, X, y, **kw)
+        finally:
+            _accel.engine = real
+    return _fit(model, X, y, **kw)
+
+
 @pytest.mark.parametrize("order", ["cyclic", "shuffle", "random-mistake"])
 @pytest.mark.parametrize("rule", ["margin", "prediction"])
-def test_perceptron_equals_the_plain_loop_in_every_order_and_rule(order, rule):
+def test_perceptron_equals_the_plain_loop_in_every_order_and_rule(order, rule, plain):
     for seed in range(N_SEEDS // 3):
         X, y = integer_data(seed)
         for eta, fit_intercept in ((1.0, True), (0.3, False)):
@@ -128,7 +148,7 @@ def test_perceptron_equals_the_plain_loop_in_every_order_and_rule(order, rule):
                 fit_intercept=fit_intercept,
                 seed=seed,
             )
-            for reference in (False, True):
+            for engine in ENGINES:
                 clf = Perceptron(
                     eta=eta,
                     max_iter=8,
@@ -137,9 +157,8 @@ def test_perceptron_equals_the_plain_loop_in_every_order_and_rule(order, rule):
                     fit_intercept=fit_intercept,
                     random_state=seed,
                 )
-                clf._reference = reference
-                _fit(clf, X, y)
-                assert clf.coef_.tolist() == w and clf.intercept_ == b, (seed, eta, reference)
+                _fit_on(engine, plain, clf, X, y)
+                assert clf.coef_.tolist() == w and clf.intercept_ == b, (seed, eta, engine)
                 assert clf.n_updates_ == updates
 
 
@@ -199,18 +218,17 @@ def pocket_loop(X, y, **kw):
 
 
 @pytest.mark.parametrize("order", ["cyclic", "shuffle", "random-mistake"])
-def test_pocket_equals_gallants_loop(order):
+def test_pocket_equals_gallants_loop(order, plain):
     ties_after_best = zero_activations = 0
     for seed in range(N_SEEDS):
         X, y = integer_data(seed)
         pocket, last, seen = pocket_loop(X, y, epochs=6, order=order, seed=seed)
-        for reference in (False, True):
+        for engine in ENGINES:
             clf = PocketPerceptron(max_iter=6, order=order, random_state=seed)
-            clf._reference = reference
-            _fit(clf, X, y)
+            _fit_on(engine, plain, clf, X, y)
             assert clf.coef_.tolist() == pocket["w"] and clf.intercept_ == pocket["b"], (
                 seed,
-                reference,
+                engine,
             )
             assert clf.pocket_mistakes_ == pocket["m"]
             assert clf.last_coef_.tolist() == last[0] and clf.last_intercept_ == last[1]
@@ -227,7 +245,7 @@ def test_pocket_equals_gallants_loop(order):
     assert ties_after_best >= 10 and zero_activations >= 10, (ties_after_best, zero_activations)
 
 
-def test_pocket_counts_sign_zero_as_plus_one():
+def test_pocket_counts_sign_zero_as_plus_one(plain):
     """By hand, one epoch on x = 1 (label -1) and x = 0 (label +1), margin rule:
     w, b = 0, 0: both activations are 0, predicted +1: 1 mistake (row 0). The pocket holds it.
     row 0 is a mistake (y a = 0): w, b = -1, -1; activations -2, -1: 1 mistake (row 1), not fewer.
@@ -238,8 +256,10 @@ def test_pocket_counts_sign_zero_as_plus_one():
     assert training_mistakes(X, y, [0.0], 0.0) == 1
     assert training_mistakes(X, y, [-1.0], -1.0) == 1
     assert training_mistakes(X, y, [-1.0], 0.0) == 0
-    clf = _fit(PocketPerceptron(max_iter=1), X, y)
-    assert clf.pocket_mistakes_ == 0 and clf.coef_.tolist() == [-1.0] and clf.intercept_ == 0.0
+    for engine in ENGINES:
+        clf = _fit_on(engine, plain, PocketPerceptron(max_iter=1), X, y)
+        assert clf.pocket_mistakes_ == 0, engine
+        assert clf.coef_.tolist() == [-1.0] and clf.intercept_ == 0.0, engine
 
 
 def test_predict_is_the_course_rule_with_sign_zero_plus_one():
@@ -284,7 +304,7 @@ def voted_predict(v, bias, c, x):
 @pytest.mark.parametrize(
     "eta, fit_intercept", [(1.0, True), (0.5, True), (2.0, False), (0.5, False)]
 )
-def test_voted_equals_freund_schapire(order, eta, fit_intercept):
+def test_voted_equals_freund_schapire(order, eta, fit_intercept, plain):
     grid = np.array([[i, j] for i in range(-3, 4) for j in range(-3, 4)], dtype=float)
     zero_votes = 0
     for seed in range(N_SEEDS // 5):
@@ -292,15 +312,14 @@ def test_voted_equals_freund_schapire(order, eta, fit_intercept):
         v, bias, c = voted_loop(
             X, y, eta=eta, epochs=4, order=order, fit_intercept=fit_intercept, seed=seed
         )
-        for reference in (False, True):
+        for engine in ENGINES:
             clf = VotedPerceptron(
                 eta=eta, max_iter=4, order=order, fit_intercept=fit_intercept, random_state=seed
             )
-            clf._reference = reference
-            clf.fit(X, y)
+            _fit_on(engine, plain, clf, X, y)
             assert clf.weights_.tolist() == v and clf.intercepts_.tolist() == bias, (
                 seed,
-                reference,
+                engine,
             )
             assert clf.counts_.tolist() == c
         votes = [voted_predict(v, bias, c, x) for x in grid.tolist()]
@@ -359,10 +378,10 @@ def multiclass_loop(X, y, *, eta, epochs, order, fit_intercept, average, seed, t
 
 @pytest.mark.parametrize("order", ["cyclic", "shuffle"])
 @pytest.mark.parametrize("average", [False, True])
-def test_multiclass_equals_the_plain_loop(order, average):
+def test_multiclass_equals_the_plain_loop(order, average, plain):
     """Integer data with three or four classes: exact ties between class scores are common (the
-    first class wins them), and every engine (compiled, numpy, reference) must give the loop's
-    weights bit for bit."""
+    first class wins them), and every engine (:data:`ENGINES`) must give the loop's weights bit
+    for bit."""
     ties = [0]
     for seed in range(N_SEEDS // 5):
         rng = np.random.default_rng(seed)
@@ -373,14 +392,12 @@ def test_multiclass_equals_the_plain_loop(order, average):
                 X, y, eta=eta, epochs=5, order=order, fit_intercept=fit_intercept,
                 average=average, seed=seed, ties=ties,
             )  # fmt: skip
-            for engine in ("compiled", "numpy", "reference"):
+            for engine in ENGINES:
                 clf = MulticlassPerceptron(
                     eta=eta, max_iter=5, order=order, fit_intercept=fit_intercept,
                     average=average, random_state=seed,
                 )  # fmt: skip
-                clf._reference = engine == "reference"
-                with _accel.disabled() if engine == "numpy" else contextlib.nullcontext():
-                    _fit(clf, X, y)
+                _fit_on(engine, plain, clf, X, y)
                 assert clf.coef_.tolist() == W and clf.intercept_.tolist() == b, (seed, engine)
     # ties beyond the first visit of each fit (all scores 0 there): 2 fits per seed
     assert ties[0] > 2 * 2 * (N_SEEDS // 5), ties
