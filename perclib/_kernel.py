@@ -145,7 +145,7 @@ def norm(X, i):
     for j in range(d):
         m = max(m, abs(X[i, j]))
     if not m > 0.0 or math.isinf(m):  # zero, or an inf entry (the update check then raises)
-        return m if m > 0.0 else 0.0
+        return m
     s = 0.0
     for j in range(d):
         s += (X[i, j] / m) * (X[i, j] / m)

@@ -232,7 +232,8 @@ def test_plain_loops_equal_the_models_loops(plain, order, sparse, scale):
     from perclib._engine import csr
 
     engine = _engine_of_models()
-    X, y = _data(40, 6, 0.15, 0.0, seed=11)  # 6 features: the four running sums, then the rest
+    # 10 features: two rounds of the four running sums, then the rest
+    X, y = _data(40, 10, 0.15, 0.0, seed=11)
     y = y.astype(np.float64)
     X[np.abs(X) < 0.3] = 0.0  # some zeros, so that sparse rows skip entries
     X *= scale / np.abs(X).max()
@@ -244,7 +245,7 @@ def test_plain_loops_equal_the_models_loops(plain, order, sparse, scale):
         stack.enter_context(np.errstate(all="ignore"))  # plain Python warns of inf and NaN
         out = {}
         for rule in ("margin", "prediction"):
-            w = np.zeros(6)  # trained in place: compared too
+            w = np.zeros(10)  # trained in place: compared too
             out[rule] = (w, *module.train(Xs, y, w, 0.0, rule=rule, rng=np.random.default_rng(1),
                                           **common))  # fmt: skip
         out["averaged"] = module.averaged(Xs, y, rng=np.random.default_rng(2), **common)
@@ -332,6 +333,19 @@ def test_plain_loops_raise_on_overflow_as_the_models_do(plain):
     t = np.array([0, 1], dtype=np.int64)
     with pytest.raises(ValueError, match="overflow"), np.errstate(over="ignore"):
         plain.multiclass(X, t, 2, eta=1e10, max_iter=3, order="cyclic", fit_intercept=True,
+                         rng=None, average=False)  # fmt: skip
+    # only the first weight overflows, the last stays finite: still an overflow, dense and sparse
+    import scipy.sparse as sp
+
+    from perclib._engine import csr
+
+    X1 = np.array([[1e308, 1.0, 1.0], [-1e308, 1.0, 1.0]])
+    for data in (X1, csr(sp.csr_matrix(X1))):
+        with pytest.raises(ValueError, match="overflow"), np.errstate(over="ignore"):
+            plain.train(data, y, np.zeros(3), 0.0, eta=1e10, max_iter=3, order="cyclic",
+                        rule="margin", fit_intercept=False, rng=None)  # fmt: skip
+    with pytest.raises(ValueError, match="overflow"), np.errstate(over="ignore"):
+        plain.multiclass(X1, t, 2, eta=1e10, max_iter=3, order="cyclic", fit_intercept=False,
                          rng=None, average=False)  # fmt: skip
 
 
@@ -441,7 +455,7 @@ def test_the_compiled_row_norm_is_the_numpy_one(plain, scale):
     from perclib._engine import row_norms, vector_norm
 
     rng = np.random.default_rng(int(np.log10(scale + 1e-323) + 400))
-    X = rng.normal(size=(25, 7)) * scale
+    X = rng.normal(size=(25, 11)) * scale  # 11 columns: two rounds of four running sums, then 3
     X[0, :] = 0.0
     numpy = row_norms(X)
     for module in (plain, _kernel):
@@ -450,9 +464,9 @@ def test_the_compiled_row_norm_is_the_numpy_one(plain, scale):
             one_row = [vector_norm(row) for row in X]
         exact = np.array([math.hypot(*row) for row in X])
         assert np.all(np.isfinite(compiled)) and compiled[0] == 0.0
-        assert np.allclose(compiled, exact, rtol=8 * 7 * 2.0**-52, atol=0)
-        assert np.allclose(numpy, exact, rtol=8 * 7 * 2.0**-52, atol=0)
-        assert np.allclose(one_row, numpy, rtol=8 * 7 * 2.0**-52, atol=0)
+        assert np.allclose(compiled, exact, rtol=8 * 11 * 2.0**-52, atol=0)
+        assert np.allclose(numpy, exact, rtol=8 * 11 * 2.0**-52, atol=0)
+        assert np.allclose(one_row, numpy, rtol=8 * 11 * 2.0**-52, atol=0)
 
 
 @pytest.mark.parametrize("sparse", [False, True])
@@ -574,3 +588,54 @@ def test_plain_pocket_counts_a_row_not_yet_visited_with_its_own_norm(plain):
     for a, b in zip(*runs):
         assert np.array_equal(np.asarray(a), np.asarray(b))
     assert runs[0][2].tolist() == [1.0] * 5 and runs[0][4] == 0  # the pocket: w = 1, no mistake
+
+
+def _left_to_right_mistakes(X, y, w, b):
+    """The pocket's count by the notes' rule: sign(w.x + b) != y, sign(0) = +1, each w.x summed
+    from left to right in Python floats."""
+    m = 0
+    for x, t in zip(X.tolist(), y.tolist()):
+        a = 0.0
+        for wj, xj in zip(w.tolist(), x):
+            a += wj * xj
+        m += (1.0 if a + b >= 0 else -1.0) != t
+    return m
+
+
+def test_plain_mistake_count_settles_near_ties_block_by_block(plain):
+    """The kernel counts the pocket's mistakes block by block (512 rows), each block scored by
+    one BLAS product, and looks again, from left to right, only at the rows within the band.
+
+    The near-tie row: w.x = 1 + 1000 u - (1 + eps) with u = eps/2 (tests/test_scale.py's row):
+    left to right every 1 + u rounds back to 1 and the sum is -eps; any blocked or pairwise order
+    gives about +250 eps or more. It stands at rows 0 and 600 (one in each of the first two
+    blocks) among 1100 rows far from any tie; with b = 0 it is a mistake (label +1), with b = 2 eps
+    it is not, with b = -1000 eps it is, on both sides of the band's second look. The count must
+    be the left-to-right one in every case, however BLAS sums."""
+    m = 1000
+    eps = np.finfo(float).eps
+    w = np.array([1.0] + [2.0**-26] * m + [1.0])
+    tie = np.array([1.0] + [2.0**-27] * m + [-(1 + eps)])
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(1100, m + 2))
+    X[:, -1] = 0.0
+    X[:, 0] = np.where(rng.random(1100) < 0.5, 3.0, -3.0) - (X[:, 1:-1] @ w[1:-1])  # |w.x| ~ 3
+    y = np.where(rng.random(1100) < 0.8, np.sign(X @ w), -np.sign(X @ w))
+    X[[0, 600]], y[[0, 600]] = tie, 1.0
+    assert float(np.dot(X[:1], w)[0]) > 0  # BLAS's sign is not the left-to-right one here
+    norms = np.linalg.norm(X, axis=1)
+    for b in (0.0, 2 * eps, -1000 * eps):  # -1000 eps: a mistake whichever the order
+        expected = _left_to_right_mistakes(X, y, w, b)
+        got = plain.training_mistakes(X, y, w, b, norms, norms.max(), np.linalg.norm(w),
+                                      1101, np.empty(1100))  # fmt: skip
+        assert got == expected, b
+    # far from the ties, the intercept moves rows across the boundary: |w.x| <= 0.3 here
+    X2 = rng.normal(size=(40, 5)) * 0.1
+    y2 = np.where(rng.random(40) < 0.5, 1.0, -1.0)
+    w2, b2 = np.ones(5), 0.25
+    n2 = np.linalg.norm(X2, axis=1)
+    expected = _left_to_right_mistakes(X2, y2, w2, b2)
+    assert expected != _left_to_right_mistakes(X2, y2, w2, -b2)
+    got = plain.training_mistakes(X2, y2, w2, b2, n2, n2.max(), np.linalg.norm(w2), 41,
+                                  np.empty(40))  # fmt: skip
+    assert got == expected
