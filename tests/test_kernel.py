@@ -639,3 +639,44 @@ def test_plain_mistake_count_settles_near_ties_block_by_block(plain):
     got = plain.training_mistakes(X2, y2, w2, b2, n2, n2.max(), np.linalg.norm(w2), 41,
                                   np.empty(40))  # fmt: skip
     assert got == expected
+
+
+def test_multiclass_loop_picks_the_left_to_right_winner_among_large_near_ties(plain):
+    """tests/test_engine.py's near-tie construction, run through the kernel's multi-class loop: W
+    = [v, v + z - beta x/|x|^2, v - z + beta x/|x|^2], b = [0, beta, -beta], z orthogonal to x up
+    to rounding, rows in a random order; the three scores are large and equal but for rounding.
+    The one example is labelled with the first highest left-to-right score, so the loop must make
+    no update, whatever its four running sums say (on the compiled loop too, when numba is
+    there)."""
+    from perclib import _kernel
+
+    rng = np.random.default_rng(6)
+    fast_differs = 0
+    for _ in range(300):
+        d = int(rng.integers(8, 60))
+        x, z = rng.normal(size=d), rng.normal(size=d)
+        z -= (z @ x) / (x @ x) * x
+        v = rng.normal(size=d) * 10.0 ** rng.uniform(0, 4)
+        beta = float(rng.normal())
+        order = rng.permutation(3)
+        W0 = np.vstack([v, v + z - beta * x / (x @ x), v - z + beta * x / (x @ x)])[order]
+        b0 = np.array([0.0, beta, -beta])[order]
+        left_to_right = [sum_left_to_right(W0[k], x) + b0[k] for k in range(3)]
+        label = int(np.argmax(left_to_right))  # numpy's argmax: the first of the highest
+        fast = [plain.fast_dot(W0, k, x[None, :], 0) + b0[k] for k in range(3)]
+        fast_differs += int(np.argmax(fast)) != label
+        for module in {plain, _kernel}:
+            W, b, mistakes = W0.copy(), b0.copy(), np.zeros(1, dtype=np.int64)
+            module.multiclass_epochs(
+                x[None, :], np.array([label]), np.full(1, -1.0), np.arange(1), 1, W, b, 1.0,
+                True, True, mistakes, 1, np.zeros((0, 0)), np.zeros(0),
+            )  # fmt: skip
+            assert mistakes[0] == 0 and np.array_equal(W, W0), module
+    assert fast_differs > 30  # the running sums alone would have picked another class that often
+
+
+def sum_left_to_right(w, x):
+    s = 0.0
+    for wj, xj in zip(w.tolist(), x.tolist()):
+        s += wj * xj
+    return s
