@@ -178,10 +178,11 @@ def test_a_malformed_csr_matrix_gets_a_valueerror(model, broken):
     not read out of bounds. The matrix passed in is not changed."""
     X = sp.csr_matrix(np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0], [4.0, 0.0, 5.0]]))
     data, indices, indptr = X.data.copy(), X.indices.copy(), X.indptr.copy()
+    # the bad entries sit in the last row: every row's indices are checked, not only the first's
     if broken == "negative column":
-        indices[1] = -1
+        indices[4] = -1
     elif broken == "column past the end":
-        indices[2] = 3
+        indices[4] = 3
     elif broken == "falling row pointer":
         indptr[1], indptr[2] = 3, 2
     elif broken == "row pointer past the data":

@@ -290,6 +290,9 @@ def test_plain_sparse_rows_count_training_mistakes_as_dense_rows(plain):
     sparse = plain.training_mistakes((S.indptr, S.indices, S.data), y.astype(float), w, b,
                                      norms, 0.0, 0.0, 31, buffer)  # fmt: skip
     assert sparse == dense
+    tied = sp.csr_matrix(X[:2])  # the two rows at 0 alone: no mistake
+    assert plain.training_mistakes((tied.indptr, tied.indices, tied.data), y[:2].astype(float),
+                                   w, b, norms[:2], 0.0, 0.0, 3, buffer) == 0  # fmt: skip
     # sparse rows are counted one by one: the count stops exactly at stop_at
     stopped = plain.training_mistakes((S.indptr, S.indices, S.data), y.astype(float), w, b,
                                       norms, 0.0, 0.0, 2, buffer)  # fmt: skip
@@ -680,3 +683,18 @@ def sum_left_to_right(w, x):
     for wj, xj in zip(w.tolist(), x.tolist()):
         s += wj * xj
     return s
+
+
+def test_plain_multiclass_loop_reports_an_overflow_in_the_true_class_alone(plain):
+    """One mistake (true class 0, predicted 1: scores -5e307 and 0) where w_0 + eta x overflows in
+    its first entry while w_1 - eta x stays finite: the loop must still report the overflow."""
+    W = np.array([[1e308, -1.5e308], [0.0, 0.0]])
+    b, mistakes = np.zeros(2), np.zeros(1, dtype=np.int64)
+    x = np.array([[1.0, 1.0]])
+    with np.errstate(over="ignore"):
+        _, _, status = plain.multiclass_epochs(
+            x, np.array([0]), np.full(1, -1.0), np.arange(1), 1, W, b, 1e308, False, True,
+            mistakes, 1, np.zeros((0, 0)), np.zeros(0),
+        )  # fmt: skip
+    assert W[0, 0] == np.inf and np.isfinite(W[1]).all()  # the case is the one described
+    assert status == plain.OVERFLOW

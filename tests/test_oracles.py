@@ -401,3 +401,19 @@ def test_multiclass_equals_the_plain_loop(order, average, plain):
                 assert clf.coef_.tolist() == W and clf.intercept_.tolist() == b, (seed, engine)
     # ties beyond the first visit of each fit (all scores 0 there): 2 fits per seed
     assert ties[0] > 2 * 2 * (N_SEEDS // 5), ties
+
+
+def test_pocket_on_many_rows_equals_gallants_loop(plain):
+    """700 noisy rows: the compiled pocket counts its mistakes in blocks of 512 rows, stops a
+    count once it reaches the pocket's, and after every 64 updates reorders the rows with the
+    pocket's mistakes first. None of that may change which weights are kept."""
+    rng = np.random.default_rng(10)
+    X = rng.integers(-3, 4, size=(700, 3)).astype(float)
+    y = np.where(X @ [1.0, -2.0, 0.5] + rng.normal(scale=2.0, size=700) >= 0, 1, -1)
+    pocket, last, seen = pocket_loop(X, y, epochs=1, order="cyclic", seed=0)
+    assert len(seen) > 64 and pocket["at"] > 64  # the rows reordered, then a better pocket
+    for engine in ENGINES:
+        clf = _fit_on(engine, plain, PocketPerceptron(max_iter=1), X, y)
+        assert clf.coef_.tolist() == pocket["w"] and clf.intercept_ == pocket["b"], engine
+        assert clf.pocket_mistakes_ == pocket["m"], engine
+        assert clf.last_coef_.tolist() == last[0] and clf.last_intercept_ == last[1], engine

@@ -228,7 +228,7 @@ def test_norms_are_right_at_every_scale(scale):
         assert vector_norm(rows[0]) == pytest.approx(expected[0], rel=4 * np.finfo(float).eps)
 
 
-def test_tie_band_covers_the_worst_left_to_right_error():
+def test_tie_band_covers_the_worst_left_to_right_error(plain):
     """A row built so that the left-to-right sum (scikit-learn's) has the wrong sign.
 
     w.x = 1 + 1000 * u - (1 + eps) with u = eps/2 and each u term a product 2**-26 * 2**-27: from
@@ -254,13 +254,12 @@ def test_tie_band_covers_the_worst_left_to_right_error():
         warnings.simplefilter("ignore")
         sk.fit(X, y, coef_init=w0.copy(), intercept_init=0.0)  # scikit-learn writes into it
     assert np.array_equal(sk.coef_.ravel(), w0 + x)  # scikit-learn did update on row 0
-    for reference in (False, True):
-        clf = Perceptron(max_iter=1)
-        clf._reference = reference
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            clf.fit(X, y, coef_init=w0, intercept_init=0.0)
-        assert np.array_equal(clf.coef_, sk.coef_.ravel()), reference
+    from test_oracles import ENGINES, _fit_on
+
+    for engine in ENGINES:  # the compiled loop's source too: it starts from w0's own norm
+        clf = _fit_on(engine, plain, Perceptron(max_iter=1), X, y, coef_init=w0,
+                      intercept_init=0.0)  # fmt: skip
+        assert np.array_equal(clf.coef_, sk.coef_.ravel()), engine
         assert clf.intercept_ == sk.intercept_[0]
 
 
