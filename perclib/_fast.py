@@ -53,9 +53,9 @@ import scipy.sparse as sp
 
 from . import _reference
 from ._engine import (
-    _BIG,
     _seq_dot,
     check_finite_update,
+    class_band,
     class_scores,
     row_norms,
     scores,
@@ -64,7 +64,6 @@ from ._engine import (
     vector_norm,
 )
 
-_EPS = float(np.finfo(np.float64).eps)
 _MIN_WINDOW = 16
 _WINDOW_PER_GAP = 2.0  # a window after a mistake: this many mean gaps between mistakes
 _CHUNK_BYTES = 1 << 21  # rows scored together stay in the cache (about 2 MiB)
@@ -296,12 +295,13 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
     """MulticlassPerceptron's loop: returns W, b, U, beta, c, mistakes, converged.
 
     A window's scores ``X[window] @ W.T + b`` are summed in another order than the reference's
-    ``W @ x + b``, but each lies within ``(d + 1) eps/2 ||w_k|| ||x|| + eps/2 |b_k|`` of the exact
-    score (plus second-order terms), and so does the reference's. Where the true class beats every
-    other by more than four such errors (we ask for 16), the reference's argmax is the true class
-    too; every other example is scored again exactly as the reference scores it
-    (:func:`perclib._engine.class_scores`). The window follows the mean gap between mistakes, as in
-    the binary scan.
+    ``W @ x + b``, but each lies within ``gamma_(d+1) (||w_k|| ||x|| + |b_k|)`` of the exact score,
+    and so does the reference's. Where the true class beats every other by more than four such
+    errors, the reference's argmax is the true class too. The test asks for twice
+    :func:`perclib._engine.class_band` of the largest norms and intercept (eight such errors, and
+    infinite past 2**1000): the bound is written once, there. Every other example is scored again
+    exactly as the reference scores it (:func:`perclib._engine.class_scores`). The window follows
+    the mean gap between mistakes, as in the binary scan.
     """
     n, d = X.shape
     K = n_classes
@@ -314,8 +314,7 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
     rows_at = np.arange(chunk)
     window = _MIN_WINDOW
     mean_gap, last = 1.0, 0
-    margin_w, margin_b = 0.0, 1e-300  # the gap test's terms: they change only with W and b
-    w_norm_max = 0.0
+    w_norm_max = b_max = 0.0  # what the gap test reads: they change only with W and b
     mistakes = []
     converged = False
     for epoch in range(max_iter):
@@ -341,8 +340,9 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
                 s_true = S[r, t_row]
                 S[r, t_row] = -np.inf
                 lead = s_true - S.max(axis=1)
-                # where ||w_k|| ||x|| > 2**1000 a sum may overflow in one order only: no row is sure
-                gap = norm_max * margin_w + margin_b if norm_max * w_norm_max <= _BIG else np.inf
+                # two classes' bands, at most (class_band grows with each argument); infinite where
+                # a sum may overflow in one order only: then no row is sure
+                gap = 2.0 * class_band(w_norm_max, norm_max, b_max, d)
                 found = None
                 for j in (~(lead > gap)).nonzero()[0].tolist():  # not surely right (or NaN)
                     i = lo + o + j if idx is None else int(idx[o + j])
@@ -363,9 +363,7 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
                 check_finite_update(W[p], b[p])
                 w_norms[t] = vector_norm(W[t])
                 w_norms[p] = vector_norm(W[p])
-                w_norm_max = float(w_norms.max())
-                margin_w = 8.0 * (d + 1) * _EPS * w_norm_max
-                margin_b = 8.0 * _EPS * float(np.abs(b).max()) + 1e-300
+                w_norm_max, b_max = float(w_norms.max()), float(np.abs(b).max())
                 updates += 1
                 mean_gap += 0.25 * (c - last - mean_gap)
                 last = c

@@ -443,6 +443,38 @@ def test_multiclass_near_ties_between_classes(chunk):
     assert blocked_differs > 20  # the gap test was needed, not just run
 
 
+def test_a_multiclass_near_tie_is_judged_with_its_own_rows_norm(chunk):
+    """The multi-class form of the binary test above: the near-tie row x3 (scores 0, +-delta, as in
+    the test before) stands at position 3 of the window that starts after the two set-up mistakes
+    (rows 4 and 5), and the rows before it are a hundred million times shorter. Its band must be
+    its own row's: with a short row's norm the band is as good as none, and numpy's blocked
+    scores would pick the class instead of the left-to-right sums."""
+    rng = np.random.default_rng(3)
+    blocked_differs = 0
+    for trial in range(150):
+        d = int(rng.integers(3, 60))
+        x1, x3 = rng.normal(size=d), rng.normal(size=d)
+        x3 -= (x3 @ x1) / (x1 @ x1) * x1
+        short = rng.normal(size=(24, d)) * 1e-8
+        X = np.vstack([short[:4], x1, -x1, short[4:7], x3, short[7:]])
+        W = np.vstack([np.zeros(d), x1, -x1])  # W after rows 4 (class 1) and 5 (class 2)
+        y = np.array([_first_best(W, x) for x in X])  # every row right under that W ...
+        y[:4] = 0  # ... the first four under W = 0 (all scores tie: class 0)
+        y[4], y[5], y[9] = 1, 2, trial % 3  # the two set-up mistakes, and the near-tie row
+        blocked_differs += int(np.argmax((X[6:22] @ W.T)[3])) != _first_best(W, x3)
+        model = MulticlassPerceptron(max_iter=2, fit_intercept=False, average=bool(trial % 2))
+        fast, ref = _pair(model, X, y)
+        _assert_same(fast, ref, ["coef_", "intercept_", "last_coef_", "mistakes_", "n_iter_"])
+        assert ref.mistakes_[0] >= 2  # the two set-up mistakes happened
+    assert blocked_differs > 20  # the row's own band was needed, not just used
+
+
+def _first_best(W, x):
+    """The first class with the highest left-to-right score (no intercept)."""
+    s = [_seq_dot(w, x) for w in W]
+    return max(range(len(s)), key=lambda k: (s[k], -k))
+
+
 def test_record_uses_the_reference_and_agrees_with_the_fast_path(chunk):
     X, y = make_noisy(200, 3, 0.1, random_state=2)
     with warnings.catch_warnings():
@@ -456,7 +488,9 @@ def test_record_uses_the_reference_and_agrees_with_the_fast_path(chunk):
     assert np.array_equal(
         mc.coef_, MulticlassPerceptron(max_iter=3).fit(*make_blobs3(10, random_state=0)).coef_
     )
-    with pytest.raises(ValueError, match="record=True"):
+    with pytest.raises(
+        ValueError, match=r"^the fast path keeps no history; record=True uses the reference loop$"
+    ):
         _fast.train(
             X,
             np.where(y > 0, 1.0, -1.0),
