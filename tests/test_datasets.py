@@ -518,6 +518,82 @@ def test_make_separable_gives_up_after_1000_draws_of_one_class():
     assert Ones.calls == 1000
 
 
+def test_make_separable_gives_up_an_attempt_after_10000_batches():
+    """Guards the batches drawn in one attempt (10,000) before make_separable draws a new target:
+    w* = (1, 1)/sqrt(2) and b* = 0 on every attempt, and the first attempt's candidates are all
+    the origin, on the hyperplane, so none is kept; the second attempt draws real points and
+    succeeds. The batches counted when the second b* is drawn are the first attempt's."""
+
+    class Stuck(np.random.Generator):
+        batches = 0
+        batches_at_b = []
+
+        def normal(self, loc=0.0, scale=1.0, size=None):
+            return np.ones(size)
+
+        def uniform(self, low=0.0, high=1.0, size=None):
+            if size is None:  # b*, once per attempt
+                Stuck.batches_at_b.append(Stuck.batches)
+                return 0.0
+            Stuck.batches += 1
+            if len(Stuck.batches_at_b) == 1:  # the first attempt: every candidate at the origin
+                return np.zeros(size)
+            return super().uniform(low, high, size)
+
+    X, y = D.make_separable(20, 2, margin=0.1, random_state=Stuck(np.random.PCG64(0)))
+    assert X.shape == (20, 2) and len(np.unique(y)) == 2
+    assert Stuck.batches_at_b[:2] == [0, 10000]
+
+
+def test_make_separable_keeps_points_exactly_at_the_margin():
+    """The docstring promises y (w*.x + b*) >= margin, so a point at exactly the margin is kept: one
+    feature, w* = 1, b* = 0, and a first batch of candidates at exactly +-0.1 = margin."""
+
+    class Edge(np.random.Generator):
+        batches = 0
+
+        def normal(self, loc=0.0, scale=1.0, size=None):
+            return np.ones(size)
+
+        def uniform(self, low=0.0, high=1.0, size=None):
+            if size is None:  # b*
+                return 0.0
+            Edge.batches += 1
+            if Edge.batches == 1:
+                return np.where(np.arange(size[0])[:, None] % 2 == 0, 0.1, -0.1)
+            return super().uniform(low, high, size)
+
+    X, y = D.make_separable(20, 1, margin=0.1, random_state=Edge(np.random.PCG64(0)))
+    assert X.ravel().tolist() == [0.1, -0.1] * 10 and y.tolist() == [1, -1] * 10
+
+
+def test_make_fixed_ratio_keeps_points_exactly_at_gamma():
+    """Every point other than the support points has u.z >= gamma: a point at exactly gamma is
+    kept. One feature, u_0 = 0 (so w = 1), and a first batch of radii at exactly gamma (rho = 1)."""
+    ratio = 2.0
+    gamma = float(np.sqrt(2.0)) / ratio
+
+    class Edge(np.random.Generator):
+        batches = 0
+
+        def normal(self, loc=0.0, scale=1.0, size=None):
+            return np.ones(size)
+
+        def uniform(self, low=0.0, high=1.0, size=None):
+            if size is None:  # u_0
+                return 0.0
+            Edge.batches += 1
+            if Edge.batches == 1:  # the first radii, for the points inside the ball
+                return np.full(size, gamma)
+            return super().uniform(low, high, size)
+
+        def permutation(self, x):
+            return np.arange(x)
+
+    X, y = D.make_fixed_ratio(6, 1, ratio, random_state=Edge(np.random.PCG64(0)))
+    assert X[3:].ravel().tolist() == [gamma] * 3  # the three points inside: at gamma, kept
+
+
 def _sparse_text_by_the_docstring(n, d, words, rng):
     """make_sparse_text's draws as its docstring tells them: each example's ``words`` distinct
     features drawn with probability proportional to 1 / rank; the hidden weights -1 or +1 with
