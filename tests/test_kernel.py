@@ -698,3 +698,18 @@ def test_plain_multiclass_loop_reports_an_overflow_in_the_true_class_alone(plain
         )  # fmt: skip
     assert W[0, 0] == np.inf and np.isfinite(W[1]).all()  # the case is the one described
     assert status == plain.OVERFLOW
+
+
+def test_plain_pocket_without_room_for_the_hardest_first_copy(plain, monkeypatch):
+    """Above 256 MiB of rows the pocket keeps no hardest-first copy of X and counts in X's own
+    order: the same pocket as the reference's (here with the limit lowered to 0 bytes)."""
+    from perclib import _reference
+
+    monkeypatch.setattr(plain, "_HARD_BYTES", 0)
+    X, y = _data(80, 3, 0.2, 0.0, seed=4)
+    y = y.astype(float)
+    common = {"eta": 1.0, "max_iter": 4, "order": "cyclic", "rule": "margin", "rng": None}
+    runs = [m.pocket(X, y, fit_intercept=True, **common) for m in (plain, _reference)]
+    for a, b in zip(*runs):
+        assert np.array_equal(np.asarray(a), np.asarray(b))
+    assert runs[0][6] > 0  # updates were made, each followed by a count
