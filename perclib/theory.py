@@ -38,6 +38,11 @@ def _signed_augmented(X, y):
     return X, ys, Z
 
 
+def _squared_norms(X):
+    """||x_i||^2 for each row of X."""
+    return (X * X).sum(axis=1)
+
+
 def radius(X):
     """R = max_i ||(1, x_i)||, the radius of the data in the augmented space.
 
@@ -45,7 +50,7 @@ def radius(X):
     5.0990195135927845
     """
     X = V.check_array(X)
-    return float(np.sqrt(1.0 + np.max(np.einsum("ij,ij->i", X, X))))
+    return float(np.sqrt(1.0 + np.max(_squared_norms(X))))
 
 
 def margin(X, y, w, b):
@@ -74,15 +79,22 @@ def _min_norm_point(P, *, max_steps=None):
     to rounding: it ends when no row of P improves on p (p.p - min_i P_i.p <= 1e-13 * p.p), and
     each step solves a small linear system on the current affinely independent support.
     """
-    sq = np.einsum("ij,ij->i", P, P)
+    sq = _squared_norms(P)
 
     def lowest(x):  # the row of P that goes furthest against x
         j = int(np.argmin(P @ x))
         return j, P[j]
 
     j0 = int(np.argmin(sq))
-    max_steps = 100 * (P.shape[0] + P.shape[1]) + 1000 if max_steps is None else max_steps
+    max_steps = _step_cap(*P.shape) if max_steps is None else max_steps
     return _wolfe(lowest, j0, P[j0], float(np.max(sq)), max_steps)
+
+
+def _step_cap(n, d):
+    """The most steps Wolfe's algorithm may take on n points in d dimensions: it is finite, and
+    this cap lies far above what it takes on any data met, so that a loop caused by rounding ends
+    with an error instead of running forever."""
+    return 100 * (n + d) + 1000
 
 
 def _wolfe(lowest, key0, point0, scale, max_steps):
@@ -96,14 +108,14 @@ def _wolfe(lowest, key0, point0, scale, max_steps):
     of the data (from 1e-150 to 1e150); the point is scaled back at the end.
     """
     s = float(np.sqrt(scale))
-    S, V_, lam = [key0], [np.asarray(point0, dtype=np.float64) / s], np.array([1.0])
+    S, V_, lam = [key0], [point0 / s], np.array([1.0])  # every vertex is a float64 row
     x = V_[0].copy()
     for _ in range(max_steps):
         xx = float(x @ x)
         if xx <= 1e-24:  # the origin is in the hull (to 1e-12 of the largest vertex)
             return np.zeros_like(x), S, lam
         j, vj = lowest(x)
-        vj = np.asarray(vj, dtype=np.float64) / s
+        vj = vj / s
         if xx - float(vj @ x) <= 1e-13 * xx or j in S:
             return x * s, S, lam
         S.append(j)
@@ -157,15 +169,15 @@ def max_margin(X, y):
     X, ys, Z = _signed_augmented(X, y)
     p, _, _ = _min_norm_point(Z)
     norm = float(np.sqrt(p @ p))
-    if norm <= 1e-12 * np.sqrt(np.max(np.einsum("ij,ij->i", Z, Z))):
+    if norm <= 1e-12 * np.sqrt(np.max(_squared_norms(Z))):
         raise ValueError(
             "The data is not linearly separable: no (w, b) puts every point strictly on "
             "its own side, so there is no maximum margin (and no mistake bound)."
         )
     v = p / norm
+    # gamma > 0: Wolfe's algorithm stops only where every z_i has z_i.p >= (1 - 1e-13) ||p||^2
+    # (a support point, or the test on the lowest one), and ||p|| > 0 was checked above.
     gamma = float(np.min(Z @ v))
-    if gamma <= 0:
-        raise ValueError("The data is not linearly separable (its margin is not positive).")
     return v[1:] + 0.0, float(v[0]) + 0.0, gamma  # + 0.0 turns -0.0 into 0.0
 
 
@@ -197,10 +209,9 @@ def geometric_max_margin(X, y):
         return (i, j), Xp[i] - Xn[j]
 
     diff0 = Xp[0] - Xn  # the start: the closest pair through the first +1 point
-    j0 = int(np.argmin(np.einsum("ij,ij->i", diff0, diff0)))
-    scale = float(np.max(np.einsum("ij,ij->i", X, X))) * 4.0 + 1e-300
-    max_steps = 100 * (X.shape[0] + X.shape[1]) + 1000
-    m, _, _ = _wolfe(lowest, (0, j0), Xp[0] - Xn[j0], scale, max_steps)
+    j0 = int(np.argmin(_squared_norms(diff0)))
+    scale = float(np.max(_squared_norms(X))) * 4.0 + 1e-300
+    m, _, _ = _wolfe(lowest, (0, j0), Xp[0] - Xn[j0], scale, _step_cap(*X.shape))
     norm = float(np.sqrt(m @ m))
     if norm <= 1e-12 * np.sqrt(scale):
         raise ValueError(
@@ -209,11 +220,9 @@ def geometric_max_margin(X, y):
         )
     w = m / norm
     lo, hi = float(np.min(Xp @ w)), float(np.max(Xn @ w))
+    # gamma > 0 for the same reason as in max_margin: every x_i - x_j has (x_i - x_j).m >=
+    # (1 - 1e-13) ||m||^2 where Wolfe's algorithm stops, so min over Xp of x.w > max over Xn.
     gamma = (lo - hi) / 2.0
-    if gamma <= 0:
-        raise ValueError(
-            "The data is not linearly separable (its geometric margin is not positive)."
-        )
     return w + 0.0, -(lo + hi) / 2.0 + 0.0, gamma
 
 
