@@ -86,6 +86,27 @@ def test_min_norm_point_has_a_duality_certificate(n, d, margin_, seed):
     assert max_margin(X, y)[2] == pytest.approx(np.sqrt(pp), rel=1e-9)
 
 
+def test_min_norm_point_of_random_point_clouds_has_a_certificate():
+    """300 seeded point clouds (2 to 11 points in 1 to 4 dimensions, some around the origin, some
+    shifted away from it): Wolfe's minor cycle drops points from the support here, which the
+    augmented data above rarely makes it do. Each answer carries the certificate: lam in the
+    simplex, p = lam @ P[S], and either min_i P_i.p >= ||p||^2 or p = 0 (the origin in the hull)."""
+    rng = np.random.default_rng(1)
+    zero = 0
+    for _ in range(300):
+        n, d = int(rng.integers(2, 12)), int(rng.integers(1, 5))
+        P = rng.normal(size=(n, d)) + rng.normal(size=d) * rng.uniform(0, 3)
+        p, S, lam = _min_norm_point(P)
+        assert np.all(lam > 0) and lam.sum() == pytest.approx(1.0, abs=1e-12)
+        assert np.allclose(lam @ P[S], p, atol=1e-12)
+        pp = p @ p
+        if pp > 0:
+            assert np.min(P @ p) >= pp * (1 - 1e-9)
+        else:
+            zero += 1
+    assert 20 < zero < 280  # both kinds of answer occurred
+
+
 def test_max_margin_by_hand():
     # +1 at x = 2, -1 at x = 0: the bias counts in the norm, so (b, w) = (-1, 1)/sqrt(2)
     w, b, gamma = max_margin([[2.0], [0.0]], [1, -1])
