@@ -313,7 +313,7 @@ def binary_epochs(
                 if keep_pocket:  # the new weights go in the pocket if they make fewer mistakes
                     best, longest = pocket[1], pocket[2]
                     if pocket[3] > 0:  # count over the rows in the hardest-first order
-                        Xh, yh, nh = hard[0], hard[1], hard[2]
+                        Xh, yh, nh, _ = hard
                         m = training_mistakes(Xh, yh, w, b, nh, longest, w_norm, best, scores)
                     else:
                         m = training_mistakes(X, y, w, b, x_norms, longest, w_norm, best, scores)
