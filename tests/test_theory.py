@@ -107,6 +107,19 @@ def test_min_norm_point_of_random_point_clouds_has_a_certificate():
     assert 20 < zero < 280  # both kinds of answer occurred
 
 
+def test_max_margin_with_far_more_features_than_points():
+    """Two points in 30 dimensions (the step cap grows with n + d, never below 1000 steps): the
+    maximum margin is found, and it is the margin of the separator returned."""
+    rng = np.random.default_rng(2)
+    X, y = rng.normal(size=(2, 30)), np.array([1, -1])
+    w, b, gamma = max_margin(X, y)
+    assert gamma > 0 and margin(X, y, w, b) == pytest.approx(gamma, rel=1e-12)
+    # with two points the min-norm point of the segment [z_1, z_2] has a closed form
+    Z = _augmented(X, y)
+    t = np.clip((Z[1] - Z[0]) @ Z[1] / ((Z[1] - Z[0]) @ (Z[1] - Z[0])), 0.0, 1.0)
+    assert gamma == pytest.approx(np.linalg.norm(t * Z[0] + (1 - t) * Z[1]), rel=1e-12)
+
+
 def test_max_margin_by_hand():
     # +1 at x = 2, -1 at x = 0: the bias counts in the norm, so (b, w) = (-1, 1)/sqrt(2)
     w, b, gamma = max_margin([[2.0], [0.0]], [1, -1])
