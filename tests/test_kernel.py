@@ -708,8 +708,8 @@ def test_plain_pocket_without_room_for_the_hardest_first_copy(plain, monkeypatch
     monkeypatch.setattr(plain, "_HARD_BYTES", 0)
     X, y = _data(80, 3, 0.2, 0.0, seed=4)
     y = y.astype(float)
-    common = {"eta": 1.0, "max_iter": 4, "order": "cyclic", "rule": "margin", "rng": None}
+    common = {"eta": 1.0, "max_iter": 10, "order": "cyclic", "rule": "margin", "rng": None}
     runs = [m.pocket(X, y, fit_intercept=True, **common) for m in (plain, _reference)]
     for a, b in zip(*runs):
         assert np.array_equal(np.asarray(a), np.asarray(b))
-    assert runs[0][6] > 0  # updates were made, each followed by a count
+    assert runs[0][6] > 64  # past the updates after which the rows would be reordered
