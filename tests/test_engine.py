@@ -58,25 +58,27 @@ def _plain_scores(W, b, x):
     return s, p
 
 
+def large_near_tie(rng, d):
+    """(W, b, x): three classes whose scores on x are equal in exact arithmetic, large (a common
+    part v.x) and with biases that differ: W = [v, v + z - beta x/|x|^2, v - z + beta x/|x|^2],
+    b = [0, beta, -beta], z orthogonal to x up to rounding, the rows in a random order. Which score
+    is highest is decided by rounding alone, and depends on the order of summation."""
+    x, z = rng.normal(size=d), rng.normal(size=d)
+    z -= (z @ x) / (x @ x) * x
+    v = rng.normal(size=d) * 10.0 ** rng.uniform(0, 4)
+    beta = float(rng.normal())
+    order = rng.permutation(3)
+    W = np.vstack([v, v + z - beta * x / (x @ x), v - z + beta * x / (x @ x)])
+    return W[order], np.array([0.0, beta, -beta])[order], x
+
+
 def test_class_scores_pick_the_left_to_right_winner_among_near_ties():
-    """Three classes whose scores are equal in exact arithmetic, large (a common part v.x), and
-    with biases that differ: W = [v, v + z - beta x/|x|^2, v - z + beta x/|x|^2], b = [0, beta,
-    -beta], z orthogonal to x up to rounding, the rows in a random order. Which score is highest
-    is then decided by rounding alone, and it depends on the order of summation: the predicted
-    class must be the first highest of the left-to-right sums (the plain loop above), whatever
-    numpy's blocked product says."""
+    """Large near ties (:func:`large_near_tie`): the predicted class must be the first highest of
+    the left-to-right sums (the plain loop above), whatever numpy's blocked product says."""
     rng = np.random.default_rng(4)
     numpy_differs = 0
     for _ in range(400):
-        d = int(rng.integers(3, 60))
-        x, z = rng.normal(size=d), rng.normal(size=d)
-        z -= (z @ x) / (x @ x) * x
-        v = rng.normal(size=d) * 10.0 ** rng.uniform(0, 4)
-        beta = float(rng.normal())
-        W = np.vstack([v, v + z - beta * x / (x @ x), v - z + beta * x / (x @ x)])
-        b = np.array([0.0, beta, -beta])
-        order = rng.permutation(3)
-        W, b = W[order], b[order]
+        W, b, x = large_near_tie(rng, int(rng.integers(3, 60)))
         _, expected = _plain_scores(W, b, x)
         s, p = engine.class_scores(W, b, x, np.linalg.norm(x), np.linalg.norm(W, axis=1))
         assert p == expected

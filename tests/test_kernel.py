@@ -651,21 +651,15 @@ def test_multiclass_loop_picks_the_left_to_right_winner_among_large_near_ties(pl
     The one example is labelled with the first highest left-to-right score, so the loop must make
     no update, whatever its four running sums say (on the compiled loop too, when numba is
     there)."""
+    from test_engine import _plain_scores, large_near_tie
+
     from perclib import _kernel
 
     rng = np.random.default_rng(6)
     fast_differs = 0
     for _ in range(300):
-        d = int(rng.integers(8, 60))
-        x, z = rng.normal(size=d), rng.normal(size=d)
-        z -= (z @ x) / (x @ x) * x
-        v = rng.normal(size=d) * 10.0 ** rng.uniform(0, 4)
-        beta = float(rng.normal())
-        order = rng.permutation(3)
-        W0 = np.vstack([v, v + z - beta * x / (x @ x), v - z + beta * x / (x @ x)])[order]
-        b0 = np.array([0.0, beta, -beta])[order]
-        left_to_right = [sum_left_to_right(W0[k], x) + b0[k] for k in range(3)]
-        label = int(np.argmax(left_to_right))  # numpy's argmax: the first of the highest
+        W0, b0, x = large_near_tie(rng, int(rng.integers(8, 60)))
+        _, label = _plain_scores(W0, b0, x)  # the first of the highest left-to-right scores
         fast = [plain.fast_dot(W0, k, x[None, :], 0) + b0[k] for k in range(3)]
         fast_differs += int(np.argmax(fast)) != label
         for module in {plain, _kernel}:
@@ -676,13 +670,6 @@ def test_multiclass_loop_picks_the_left_to_right_winner_among_large_near_ties(pl
             )  # fmt: skip
             assert mistakes[0] == 0 and np.array_equal(W, W0), module
     assert fast_differs > 30  # the running sums alone would have picked another class that often
-
-
-def sum_left_to_right(w, x):
-    s = 0.0
-    for wj, xj in zip(w.tolist(), x.tolist()):
-        s += wj * xj
-    return s
 
 
 def test_plain_multiclass_loop_reports_an_overflow_in_the_true_class_alone(plain):
