@@ -449,6 +449,8 @@ def test_a_multiclass_near_tie_is_judged_with_its_own_rows_norm(chunk):
     (rows 4 and 5), and the rows before it are a hundred million times shorter. Its band must be
     its own row's: with a short row's norm the band is as good as none, and numpy's blocked
     scores would pick the class instead of the left-to-right sums."""
+    from test_engine import _plain_scores  # the first highest left-to-right score
+
     rng = np.random.default_rng(3)
     blocked_differs = 0
     for trial in range(150):
@@ -458,21 +460,19 @@ def test_a_multiclass_near_tie_is_judged_with_its_own_rows_norm(chunk):
         short = rng.normal(size=(24, d)) * 1e-8
         X = np.vstack([short[:4], x1, -x1, short[4:7], x3, short[7:]])
         W = np.vstack([np.zeros(d), x1, -x1])  # W after rows 4 (class 1) and 5 (class 2)
-        y = np.array([_first_best(W, x) for x in X])  # every row right under that W ...
+        y = np.array(
+            [_plain_scores(W, np.zeros(3), x)[1] for x in X]
+        )  # every row right under that W ...
         y[:4] = 0  # ... the first four under W = 0 (all scores tie: class 0)
         y[4], y[5], y[9] = 1, 2, trial % 3  # the two set-up mistakes, and the near-tie row
-        blocked_differs += int(np.argmax((X[6:22] @ W.T)[3])) != _first_best(W, x3)
+        blocked_differs += (
+            int(np.argmax((X[6:22] @ W.T)[3])) != _plain_scores(W, np.zeros(3), x3)[1]
+        )
         model = MulticlassPerceptron(max_iter=2, fit_intercept=False, average=bool(trial % 2))
         fast, ref = _pair(model, X, y)
         _assert_same(fast, ref, ["coef_", "intercept_", "last_coef_", "mistakes_", "n_iter_"])
         assert ref.mistakes_[0] >= 2  # the two set-up mistakes happened
     assert blocked_differs > 20  # the row's own band was needed, not just used
-
-
-def _first_best(W, x):
-    """The first class with the highest left-to-right score (no intercept)."""
-    s = [_seq_dot(w, x) for w in W]
-    return max(range(len(s)), key=lambda k: (s[k], -k))
 
 
 def test_record_uses_the_reference_and_agrees_with_the_fast_path(chunk):

@@ -593,18 +593,6 @@ def test_plain_pocket_counts_a_row_not_yet_visited_with_its_own_norm(plain):
     assert runs[0][2].tolist() == [1.0] * 5 and runs[0][4] == 0  # the pocket: w = 1, no mistake
 
 
-def _left_to_right_mistakes(X, y, w, b):
-    """The pocket's count by the notes' rule: sign(w.x + b) != y, sign(0) = +1, each w.x summed
-    from left to right in Python floats."""
-    m = 0
-    for x, t in zip(X.tolist(), y.tolist()):
-        a = 0.0
-        for wj, xj in zip(w.tolist(), x):
-            a += wj * xj
-        m += (1.0 if a + b >= 0 else -1.0) != t
-    return m
-
-
 def test_plain_mistake_count_settles_near_ties_block_by_block(plain):
     """The kernel counts the pocket's mistakes block by block (512 rows), each block scored by
     one BLAS product, and looks again, from left to right, only at the rows within the band.
@@ -614,7 +602,10 @@ def test_plain_mistake_count_settles_near_ties_block_by_block(plain):
     gives about +250 eps or more. It stands at rows 0 and 600 (one in each of the first two
     blocks) among 1100 rows far from any tie; with b = 0 it is a mistake (label +1), with b = 2 eps
     it is not, with b = -1000 eps it is, on both sides of the band's second look. The count must
-    be the left-to-right one in every case, however BLAS sums."""
+    be the left-to-right one in every case (tests/test_oracles.py's plain count), however BLAS
+    sums."""
+    from test_oracles import training_mistakes
+
     m = 1000
     eps = np.finfo(float).eps
     w = np.array([1.0] + [2.0**-26] * m + [1.0])
@@ -628,7 +619,7 @@ def test_plain_mistake_count_settles_near_ties_block_by_block(plain):
     assert float(np.dot(X[:1], w)[0]) > 0  # BLAS's sign is not the left-to-right one here
     norms = np.linalg.norm(X, axis=1)
     for b in (0.0, 2 * eps, -1000 * eps):  # -1000 eps: a mistake whichever the order
-        expected = _left_to_right_mistakes(X, y, w, b)
+        expected = training_mistakes(X, y, w, b)
         got = plain.training_mistakes(X, y, w, b, norms, norms.max(), np.linalg.norm(w),
                                       1101, np.empty(1100))  # fmt: skip
         assert got == expected, b
@@ -637,8 +628,8 @@ def test_plain_mistake_count_settles_near_ties_block_by_block(plain):
     y2 = np.where(rng.random(40) < 0.5, 1.0, -1.0)
     w2, b2 = np.ones(5), 0.25
     n2 = np.linalg.norm(X2, axis=1)
-    expected = _left_to_right_mistakes(X2, y2, w2, b2)
-    assert expected != _left_to_right_mistakes(X2, y2, w2, -b2)
+    expected = training_mistakes(X2, y2, w2, b2)
+    assert expected != training_mistakes(X2, y2, w2, -b2)
     got = plain.training_mistakes(X2, y2, w2, b2, n2, n2.max(), np.linalg.norm(w2), 41,
                                   np.empty(40))  # fmt: skip
     assert got == expected
