@@ -23,6 +23,9 @@ c.ClearSolutions.enforce_metadata = True
 
 # A lab runs in well under a minute; the margin leaves room for a slow shared machine.
 c.Execute.timeout = 300
+# Once every cell of a submission has run and its outputs are in, its kernel is stopped at once
+# instead of being asked to shut down and waited for (a fifth of a second per submission).
+c.Execute.shutdown_kernel = "immediate"
 
 # The hidden tests import the instructor's grader (grader/labgrader): the kernels that nbgrader
 # starts (autograde, formgrader) inherit this process's environment.

@@ -658,15 +658,25 @@ def _course(tmp, labs):
 
 @pytest.fixture(scope="session")
 def warm_nbgrader(tmp_path_factory):
-    """nbgrader, warm-started: ``(build, env)``, the labs' build module running nbgrader as forks of
-    a server that has imported it (tools/warm_kernel.py; its import alone takes seconds), and what
-    to add to nbgrader's environment. One server per test process, stopped by its PID."""
+    """nbgrader, warm-started: ``(build, env, empty gradebook)``, the labs' build module running
+    nbgrader as forks of a server that has imported it (tools/warm_kernel.py; its import alone
+    takes seconds), what to add to nbgrader's environment, and the path of an empty gradebook. One
+    server per test process, stopped by its PID."""
     warm = _load("warm_kernel", ROOT / "tools" / "warm_kernel.py")
-    sock = str(tmp_path_factory.mktemp("nbgrader") / "run.sock")
+    folder = tmp_path_factory.mktemp("nbgrader")
+    sock = str(folder / "run.sock")
     servers = warm.start([sock], preload=("nbgrader.apps.nbgraderapp",))
     build = _load_build()
     build.NBGRADER = [sys.executable, warm.__file__, "run", "nbgrader"]
-    yield build, {warm.RUN_ENV: sock}
+    # An empty gradebook, made once here as nbgrader makes one (a subprocess of alembic, seconds
+    # each time): each lab's grading starts from a copy.
+    from nbgrader.api import Gradebook
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PATH", build.jupyter_env(folder / "jupyter")["PATH"])  # alembic's
+        with Gradebook(f"sqlite:///{folder / 'empty.db'}"):
+            pass
+    yield build, {warm.RUN_ENV: sock}, folder / "empty.db"
     for server in servers:
         os.kill(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
@@ -680,9 +690,10 @@ def _grade(lab, tmp, warm):
     variants, the solution and the first wrong variant with the seed pinned by the student, and the
     first wrong variant submitted twice (the one submission graded twice: two runs must agree).
     """
-    build, warm_env = warm
+    build, warm_env, empty_gradebook = warm
     course = _course(tmp, [lab])
     env = {**build.jupyter_env(tmp / "jupyter"), **warm_env}
+    shutil.copy(empty_gradebook, tmp / "gradebook.db")
     # The kernels that grade start warm, as nbval's do (../conftest.py, tools/warm_kernel.py).
     _load("warm_kernel", ROOT / "tools" / "warm_kernel.py").install(env["JUPYTER_DATA_DIR"])
     db = f"sqlite:///{tmp / 'gradebook.db'}"
@@ -872,7 +883,7 @@ def test_every_lab_has_its_proof_set():
 
 
 def test_student_pack_holds_no_solution_and_no_hidden_test(tmp_path, warm_nbgrader):
-    build, warm_env = warm_nbgrader
+    build, warm_env, _ = warm_nbgrader
     labs = sorted(FUNCTIONS)
     course = _course(tmp_path, labs)
     env = {**build.jupyter_env(tmp_path / "jupyter"), **warm_env}

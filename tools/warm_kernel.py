@@ -6,10 +6,11 @@ second importing the same modules (ipykernel, numpy, scipy, scikit-learn, matplo
 starts about 80. Here a server imports them once and forks a kernel for each request: the fork
 starts with those modules loaded and nothing else done (no code of a notebook has run in it).
 
-- ``serve SOCKET``: import :data:`PRELOAD`, then listen on the Unix socket ``SOCKET``. For each
-  request, fork: the child takes the launcher's stdin, stdout and stderr, working folder,
-  environment and arguments, reseeds numpy's global generator, and runs ipykernel's app as
-  ``python -m ipykernel_launcher`` does.
+- ``serve SOCKET``: import :data:`PRELOAD` and fill the caches of a kernel's first lines
+  (:func:`_warm_up`), then listen on the Unix socket ``SOCKET``. For each request, fork: the child
+  takes the launcher's stdin, stdout and stderr, working folder, environment and arguments,
+  reseeds numpy's global generator, and runs ipykernel's app as ``python -m ipykernel_launcher``
+  does. ``serve SOCKET MODULE ...`` imports the MODULEs only, for ``run``.
 - ``launch ARGS``: what the kernel spec runs (:func:`install`). It sends its request to one of the
   servers named by ``$PERCLIB_WARM_KERNELS`` (taken in turn: two kernels started one after the
   other come from two interpreters, with different string hash seeds, as two cold kernels would),
@@ -69,6 +70,13 @@ PRELOAD = (
     "perclib._kernel",
     "sklearn.linear_model",
     "numba",
+    # What ipykernel, IPython and matplotlib import on first use, in every kernel: the debugger
+    # (debugpy), the traceback formatter (a failed test of a graded lab), the contour plots, and
+    # scikit-learn's bundled datasets (the notebooks' real data).
+    "ipykernel.debugger",
+    "stack_data",
+    "contourpy",
+    "sklearn.datasets",
 )
 INLINE = "module://matplotlib_inline.backend_inline"  # ipykernel's default MPLBACKEND
 # Variables that may differ between the server and a kernel: jupyter_client sets the JPY_ ones
@@ -302,7 +310,33 @@ def _child(request, fds, base_env, base_path, imported_env):
             os._exit(code)
 
 
-def serve(socket_path, preload=PRELOAD):
+def _warm_up():
+    """Fill the caches that every course kernel fills on its first lines, once, before any fork.
+
+    - numba's: perclib's compiled loops, loaded from numba's cache (a kernel's first fit otherwise
+      spends a fifth of a second loading numba's compiler state and the loops). With the
+      accelerator off (PERCLIB_ACCEL=0) the fits run on numpy, as they would in the kernel.
+    - matplotlib's mathtext grammar, built the first time a label holds math ($x_1$): the parser
+      is cached globally, and its result depends only on the string parsed.
+    - inspect's map from module files to modules, which IPython builds for the first traceback a
+      kernel shows (a failed test of a graded lab), from every module loaded: a second or so of
+      file-system calls. A module imported later is added to it when it is next used.
+
+    None changes what a notebook computes or sees (tests/test_warm_kernel.py).
+    """
+    import inspect
+
+    kernel = sys.modules.get("perclib._kernel")
+    if kernel is not None:
+        kernel.warm()
+    if "matplotlib" in sys.modules:
+        from matplotlib.mathtext import MathTextParser
+
+        MathTextParser("path").parse("$w_1 x_1 + b$")
+    inspect.getmodule(None, "<warm-up>")  # no such file: the map is built, then None returned
+
+
+def serve(socket_path, preload=PRELOAD, warm_up=True):
     global _LOG
     _LOG = socket_path + ".log"
     script_dir = os.path.dirname(os.path.abspath(__file__))
@@ -315,6 +349,10 @@ def serve(socket_path, preload=PRELOAD):
     listener.listen(64)  # launchers may connect now; they wait while the modules are imported
     import importlib
 
+    # debugpy (ipykernel.debugger) warns on import that frozen modules may hide breakpoints;
+    # ipykernel's own kernel spec sets this variable to silence it, and a kernel reads it only
+    # then, on import: here, in the server. (A kernel's environment is its launcher's.)
+    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     base_env = dict(os.environ)
     for name in preload:
         try:
@@ -322,6 +360,8 @@ def serve(socket_path, preload=PRELOAD):
         except ImportError:
             continue
         _PRELOADED.add(name.split(".")[0])
+    if warm_up:
+        _warm_up()
     if "matplotlib_inline" in sys.modules:
         raise RuntimeError("matplotlib_inline was preloaded: kernels would miss its set-up")
     # What the imports wrote into os.environ (scikit-learn sets two KMP_ variables): a cold kernel
@@ -448,7 +488,9 @@ def _kill(pid, signum):
 if __name__ == "__main__":
     command, *rest = sys.argv[1:]
     if command == "serve":
-        serve(rest[0], PRELOAD + tuple(rest[1:]))
+        # A server of `run MODULE` imports MODULE (and warms up nothing): its forks run that
+        # command, not a kernel.
+        serve(rest[0], tuple(rest[1:]) or PRELOAD, warm_up=not rest[1:])
     elif command == "launch":
         launch(rest)
     elif command == "run":

@@ -17,6 +17,7 @@ the traceback in the feedback shows no line of this package.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import json
 import os
@@ -112,8 +113,28 @@ def _stub(*args, **kwargs):
     )
 
 
+def _stub_for(code):
+    """The stub that stands in for ``code``, under its name (made once per function)."""
+    if code not in _STUBS:
+        _STUBS[code] = _stub.__code__.replace(co_name=code.co_name, co_qualname=code.co_qualname)
+    return _STUBS[code]
+
+
+_STUBS = {}
+
+
 def _functions(module):
-    """The functions and methods defined in a module, closures excepted."""
+    """The functions and methods defined in a module, closures excepted (a list, made once per
+    module and kernel: a graded call blocks them, then unblocks them)."""
+    if module not in _FUNCTIONS:
+        _FUNCTIONS[module] = list(_find_functions(module))
+    return _FUNCTIONS[module]
+
+
+_FUNCTIONS = {}
+
+
+def _find_functions(module):
     for obj in list(vars(module).values()):
         found = []
         if (
@@ -135,7 +156,10 @@ def _functions(module):
                 yield f
 
 
-def _algorithm_modules(allow=()):
+@functools.cache
+def _import_algorithms():
+    """Import perclib's modules (widgets and plotting aside) and scikit-learn's linear models;
+    once per kernel (their files do not change while it runs)."""
     import perclib
 
     for info in pkgutil.walk_packages(perclib.__path__, "perclib."):
@@ -144,6 +168,10 @@ def _algorithm_modules(allow=()):
     for name in SKLEARN:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
+
+
+def _algorithm_modules(allow=()):
+    _import_algorithms()
     names = [
         n for n in list(sys.modules) if n == "perclib" or n.startswith("perclib.") or n in SKLEARN
     ]
@@ -170,11 +198,7 @@ class Blocker:
 
     def _set(self, on):
         for f, code in self.originals.items():
-            f.__code__ = (
-                _stub.__code__.replace(co_name=code.co_name, co_qualname=code.co_qualname)
-                if on
-                else code
-            )
+            f.__code__ = _stub_for(code) if on else code
         self.active = on
 
     def __enter__(self):
