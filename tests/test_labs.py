@@ -1,18 +1,19 @@
 """The graded labs (``labs/``): grades an instructor can trust.
 
-One build and one ``nbgrader autograde`` run per lab (a test class per lab, so that
-``--dist loadscope`` grades the labs on different workers), in a temporary copy of the course (the
-repository is never written): the instructor's solution, the untouched student version, each listed
-wrong variant, a wrapper around perclib for each function it wraps, a notebook made only of answers
-to the visible tests, correct variants (lists, float32, extra keys, another subgradient), a solution
-and a wrong variant with the seed pinned by the student, and a repeated submission (two kernel runs
-of the same notebook must agree; the only submission graded twice). The table is printed
-(``pytest -s`` shows it) by the same code as ``make grade``.
+One build per lab, and its submissions graded by two ``nbgrader autograde`` runs side by side, half
+each (a test class per lab, so that ``--dist loadscope`` grades the labs on different workers), in
+a temporary copy of the course (the repository is never written): the instructor's solution, the
+untouched student version, each listed wrong variant, a wrapper around perclib for each function it
+wraps, a notebook made only of answers to the visible tests, correct variants (lists, float32, extra
+keys, another subgradient), a solution and a wrong variant with the seed pinned by the student, and
+a repeated submission (two kernel runs of the same notebook must agree; the only submission graded
+twice). The table is printed (``pytest -s`` shows it) by the same code as ``make grade``.
 """
 
 from __future__ import annotations
 
 import ast
+import concurrent.futures
 import html
 import importlib.util
 import json
@@ -683,7 +684,7 @@ def warm_nbgrader(tmp_path_factory):
 
 
 def _grade(lab, tmp, warm):
-    """Build one lab, submit its whole set of submissions and autograde them in one nbgrader run.
+    """Build one lab, submit its whole set of submissions and autograde them (two nbgrader runs).
 
     The set: the instructor's solution, the untouched student version, each listed wrong variant,
     a wrapper around perclib per wrapped function, the visible tests' answers only, the correct
@@ -716,10 +717,41 @@ def _grade(lab, tmp, warm):
     first = next(iter(WRONG[lab]))
     submit(f"{first}-pinned-seed", _solved(release_nb, source_nb, WRONG[lab][first][0], pin=True))
     submit(f"{first}-again", _solved(release_nb, source_nb, WRONG[lab][first][0]))
-    # generate() above registered the lab in this gradebook: autograde need not build it again.
-    rows = build.autograde(course, db=db, env=env, feedback=True, release=False)
+    rows = _autograde_in_halves(build, course, tmp, env)
     print("\n" + build.format_table(rows, build.grading_seed(course)))
     return {"course": course, "lab": lab, "rows": {r["student"]: r for r in rows}}
+
+
+def _autograde_in_halves(build, course, tmp, env):
+    """Autograde every submission of ``course`` (gradebook ``tmp/gradebook.db``) and write the
+    feedback, in two nbgrader runs side by side, each on half of the submissions in its own copy
+    of the course and of the gradebook; then gather the graded notebooks and the feedback back
+    into ``course``. Return the table's rows.
+
+    Each submission's kernel leaves the processor idle for about a third of a second as it starts
+    (jupyter_client waits for the kernel's messages to stop) and stops: the other run fills it.
+    generate() registered the lab in the gradebook, so autograde need not build it again.
+    """
+    students = sorted(p.name for p in (course / "submitted").iterdir())
+    other = tmp / "course-b"
+    shutil.copytree(course, other, ignore=shutil.ignore_patterns("submitted"))
+    shutil.copy(tmp / "gradebook.db", tmp / "gradebook-b.db")
+    for student in students[1::2]:
+        shutil.move(course / "submitted" / student, other / "submitted" / student)
+    runs = ((course, tmp / "gradebook.db"), (other, tmp / "gradebook-b.db"))
+    with concurrent.futures.ThreadPoolExecutor(len(runs)) as pool:
+        tables = list(
+            pool.map(
+                lambda run: build.autograde(
+                    run[0], db=f"sqlite:///{run[1]}", env=env, feedback=True, release=False
+                ),
+                runs,
+            )
+        )
+    for folder in ("submitted", "autograded", "feedback"):
+        for path in sorted((other / folder).iterdir()):
+            shutil.move(path, course / folder / path.name)
+    return sorted((row for table in tables for row in table), key=lambda row: row["student"])
 
 
 def _errors(course, student, lab):
@@ -743,7 +775,7 @@ def graded(request, tmp_path_factory, warm_nbgrader):
 
 
 class _Lab:
-    """The whole proof set for one lab, graded once per class (one nbgrader run).
+    """The whole proof set for one lab, graded once per class.
 
     One subclass per lab: ``--dist loadscope`` sends each class to one worker, so the labs are
     graded in parallel, each once.

@@ -113,11 +113,16 @@ def _stub(*args, **kwargs):
     )
 
 
-def _stub_for(code):
-    """The stub that stands in for ``code``, under its name (made once per function)."""
-    if code not in _STUBS:
-        _STUBS[code] = _stub.__code__.replace(co_name=code.co_name, co_qualname=code.co_qualname)
-    return _STUBS[code]
+def _stub_for(f, code):
+    """The stub that stands in for ``f``'s ``code``, under its name (made once per function: a
+    code object is hashed by its whole content, a function by its identity)."""
+    made = _STUBS.get(f)
+    if made is None or made[0] is not code:
+        made = _STUBS[f] = (
+            code,
+            _stub.__code__.replace(co_name=code.co_name, co_qualname=code.co_qualname),
+        )
+    return made[1]
 
 
 _STUBS = {}
@@ -170,15 +175,28 @@ def _import_algorithms():
             importlib.import_module(name)
 
 
+@functools.cache
+def _module_names():
+    """The names of perclib's modules (every file of the package, widgets and plotting included)
+    and of scikit-learn's linear models: the modules a graded call may block."""
+    import perclib
+
+    root = pathlib.Path(perclib.__file__).resolve().parent
+    names = set(SKLEARN)
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(root).with_suffix("").parts
+        names.add(".".join(("perclib",) + (parts[:-1] if parts[-1] == "__init__" else parts)))
+    return sorted(names)
+
+
 def _algorithm_modules(allow=()):
     _import_algorithms()
-    names = [
-        n for n in list(sys.modules) if n == "perclib" or n.startswith("perclib.") or n in SKLEARN
-    ]
     return [
         sys.modules[n]
-        for n in sorted(names)
-        if not n.startswith(TOOLS) and not n.startswith(tuple(allow)) and sys.modules[n] is not None
+        for n in _module_names()
+        if sys.modules.get(n) is not None
+        and not n.startswith(TOOLS)
+        and not n.startswith(tuple(allow))
     ]
 
 
@@ -194,11 +212,12 @@ class Blocker:
         for module in _algorithm_modules(allow):
             for f in _functions(module):
                 self.originals[f] = f.__code__
+        self.stubs = {f: _stub_for(f, code) for f, code in self.originals.items()}
         self.active = False
 
     def _set(self, on):
-        for f, code in self.originals.items():
-            f.__code__ = _stub_for(code) if on else code
+        for f, code in (self.stubs if on else self.originals).items():
+            f.__code__ = code
         self.active = on
 
     def __enter__(self):
