@@ -23,7 +23,16 @@ import shutil
 import signal
 import tempfile
 
-_TMP = tempfile.mkdtemp(prefix="perclib-test-config-")
+# One set of folders and warm servers per pytest run: the process that starts the run makes them,
+# and pytest-xdist's workers, its children, inherit them through the environment (a pytest that a
+# test starts makes its own).
+_SHARED = "PERCLIB_TEST_CONFIG"
+_OWNER = os.environ.get(_SHARED, "").rpartition(os.pathsep)[0] != str(os.getppid())
+if _OWNER:
+    _TMP = tempfile.mkdtemp(prefix="perclib-test-config-")
+    os.environ[_SHARED] = f"{os.getpid()}{os.pathsep}{_TMP}"
+else:
+    _TMP = os.environ[_SHARED].rpartition(os.pathsep)[2]
 ISOLATED = {
     "JUPYTER_CONFIG_DIR": "jupyter-config",
     "JUPYTER_DATA_DIR": "jupyter-data",
@@ -35,7 +44,7 @@ UNSET = ("JUPYTER_CONFIG_PATH", "JUPYTER_PATH", "MATPLOTLIBRC", "PYTHONSTARTUP")
 
 for _name, _folder in ISOLATED.items():
     os.environ[_name] = os.path.join(_TMP, _folder)
-    os.makedirs(os.environ[_name])
+    os.makedirs(os.environ[_name], exist_ok=not _OWNER)
 for _name in UNSET:
     os.environ.pop(_name, None)
 # Kernel specs in the (isolated) data folder come before the virtualenv's own, so that the spec
@@ -51,9 +60,11 @@ _spec = importlib.util.spec_from_file_location(
 )
 warm_kernel = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(warm_kernel)
-warm_kernel.install(os.environ["JUPYTER_DATA_DIR"])
-# Two servers, taken in turn (see tools/warm_kernel.py); PERCLIB_WARM_SERVERS=0 starts none (every
-# kernel cold), as a pytest run of a couple of kernels would not earn the servers' imports back.
+if _OWNER:
+    warm_kernel.install(os.environ["JUPYTER_DATA_DIR"])
+# Two servers for the whole run, taken in turn (see tools/warm_kernel.py); PERCLIB_WARM_SERVERS=0
+# starts none (every kernel cold), as a pytest run of a couple of kernels would not earn the
+# servers' imports back.
 _SOCKETS = [
     os.path.join(_TMP, f"warm-{i}.sock")
     for i in range(int(os.environ.get("PERCLIB_WARM_SERVERS", "2")))
@@ -75,10 +86,9 @@ def pytest_report_header(config):
 
 
 def pytest_sessionstart(session):
-    # In each process that runs tests: an xdist worker, or pytest without workers (not the
-    # controller, which only hands out tests).
-    worker = hasattr(session.config, "workerinput")
-    if _SOCKETS and (worker or not session.config.getoption("numprocesses", 0)):
+    # In the process that started the run, before xdist starts its workers (xdist's own
+    # sessionstart comes last): the servers import while the workers start and collect.
+    if _SOCKETS and _OWNER:
         _SERVERS.extend(warm_kernel.start(_SOCKETS))
 
 
@@ -86,6 +96,8 @@ def pytest_unconfigure(config):
     for server in _SERVERS:  # stopped by its PID; it kills the kernels it still runs
         os.kill(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
+    if not _OWNER:
+        return
     # PERCLIB_WARM_LOGS=<folder> keeps each server's log: one line per kernel, "warm" or "cold"
     # with the reason (a variable that a test left in os.environ, say).
     keep = os.environ.get("PERCLIB_WARM_LOGS")

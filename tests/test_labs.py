@@ -717,12 +717,12 @@ def _grade(lab, tmp, warm):
     first = next(iter(WRONG[lab]))
     submit(f"{first}-pinned-seed", _solved(release_nb, source_nb, WRONG[lab][first][0], pin=True))
     submit(f"{first}-again", _solved(release_nb, source_nb, WRONG[lab][first][0]))
-    rows = _autograde_in_halves(build, course, tmp, env)
+    rows = _autograde_in_halves(build, course, tmp, env, together=first)
     print("\n" + build.format_table(rows, build.grading_seed(course)))
     return {"course": course, "lab": lab, "rows": {r["student"]: r for r in rows}}
 
 
-def _autograde_in_halves(build, course, tmp, env):
+def _autograde_in_halves(build, course, tmp, env, together):
     """Autograde every submission of ``course`` (gradebook ``tmp/gradebook.db``) and write the
     feedback, in two nbgrader runs side by side, each on half of the submissions in its own copy
     of the course and of the gradebook; then gather the graded notebooks and the feedback back
@@ -731,12 +731,17 @@ def _autograde_in_halves(build, course, tmp, env):
     Each submission's kernel leaves the processor idle for about a third of a second as it starts
     (jupyter_client waits for the kernel's messages to stop) and stops: the other run fills it.
     generate() registered the lab in the gradebook, so autograde need not build it again.
+
+    The submissions ``together`` and ``together-*`` (one graded again, one with the seed pinned)
+    stay in the first run, where nbgrader grades them one after the other: their kernels come from
+    the two warm servers in turn, two interpreters (tools/warm_kernel.py).
     """
     students = sorted(p.name for p in (course / "submitted").iterdir())
+    others = [s for s in students if s != together and not s.startswith(f"{together}-")][1::2]
     other = tmp / "course-b"
     shutil.copytree(course, other, ignore=shutil.ignore_patterns("submitted"))
     shutil.copy(tmp / "gradebook.db", tmp / "gradebook-b.db")
-    for student in students[1::2]:
+    for student in others:
         shutil.move(course / "submitted" / student, other / "submitted" / student)
     runs = ((course, tmp / "gradebook.db"), (other, tmp / "gradebook-b.db"))
     with concurrent.futures.ThreadPoolExecutor(len(runs)) as pool:

@@ -12,10 +12,10 @@ starts with those modules loaded and nothing else done (no code of a notebook ha
   reseeds numpy's global generator, and runs ipykernel's app as ``python -m ipykernel_launcher``
   does. ``serve SOCKET MODULE ...`` imports the MODULEs only, for ``run``.
 - ``launch ARGS``: what the kernel spec runs (:func:`install`). It sends its request to one of the
-  servers named by ``$PERCLIB_WARM_KERNELS`` (taken in turn: two kernels started one after the
-  other come from two interpreters, with different string hash seeds, as two cold kernels would),
-  forwards the signals it gets (an interrupt, a terminate) to the kernel and exits with the
-  kernel's exit code. When it is killed, the server kills the kernel.
+  servers named by ``$PERCLIB_WARM_KERNELS`` (taken in turn: two kernels that one process starts
+  one after the other come from two interpreters, with different string hash seeds, as two cold
+  kernels would), forwards the signals it gets (an interrupt, a terminate) to the kernel and exits
+  with the kernel's exit code. When it is killed, the server kills the kernel.
 
 A warm kernel is only used when it cannot differ from a cold one: the launcher's environment must
 equal the server's, except for the variables in :data:`PER_KERNEL` (set per kernel by
@@ -97,6 +97,9 @@ PER_KERNEL = frozenset(
         "SHLVL",
         "_",
         "PYTEST_CURRENT_TEST",
+        "PYTEST_XDIST_WORKER",  # pytest-xdist's worker: the servers are shared by all workers
+        "PYTEST_XDIST_WORKER_COUNT",
+        "PYTEST_XDIST_TESTRUNUID",
         "PERCLIB_WARM_LOGS",
         "PERCLIB_WARM_SERVERS",
         "NBGRADER_EXECUTION",  # set by nbgrader's autograde, for the notebook to read
@@ -174,10 +177,13 @@ def _recv_exactly(conn, n):
 
 
 def _next_server(paths):
-    """The servers' sockets in turn: a counter in a file beside the first, under a lock."""
+    """The servers' sockets in turn, for each process that starts kernels (jupyter_client gives
+    the kernel its pid, JPY_PARENT_PID): a counter in a file beside the first, under a lock. Two
+    kernels that one process starts one after the other come from two servers, whatever other
+    processes start in between."""
     import fcntl
 
-    with open(paths[0] + ".next", "a+") as f:
+    with open(f"{paths[0]}.next-{os.environ.get('JPY_PARENT_PID', '')}", "a+") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         f.seek(0)
         turn = int(f.read() or 0)
