@@ -698,13 +698,20 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
     return W, b, U, beta, c, list(mistakes[:run]), not average and bool(mistakes[run - 1] == 0)
 
 
-def warm():
+WARM_PARTS = ("binary", "multiclass")
+
+
+def warm(parts=WARM_PARTS):
     """Compile the loops for the types the models pass (or load them from numba's cache).
 
-    ``python -m perclib._kernel`` runs it; ``make test`` and ``make bench`` do so once after
-    installing numba, so no fit, widget or notebook waits for the compiler. Returns the seconds
+    ``python -m perclib._kernel [PART]`` runs it; ``make test`` and ``make bench`` do so once after
+    installing numba, the two ``parts`` (the binary models' loops, the multi-class loop) in two
+    processes at once, so no fit, widget or notebook waits for the compiler. Returns the seconds
     taken.
     """
+    unknown = sorted(set(parts) - set(WARM_PARTS))
+    if unknown:
+        raise ValueError(f"parts must be among {WARM_PARTS}; got {unknown}.")
     import time
     import warnings
 
@@ -721,11 +728,16 @@ def warm():
     y = np.array([1, -1, 1, -1])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for model in (Perceptron, AveragedPerceptron, VotedPerceptron, PocketPerceptron):
-            model(max_iter=2).fit(X, y)
-        MulticlassPerceptron(max_iter=2).fit(X, [0, 1, 2, 1])
+        if "binary" in parts:
+            for model in (Perceptron, AveragedPerceptron, VotedPerceptron, PocketPerceptron):
+                model(max_iter=2).fit(X, y)
+        if "multiclass" in parts:
+            MulticlassPerceptron(max_iter=2).fit(X, [0, 1, 2, 1])
     return time.perf_counter() - start
 
 
 if __name__ == "__main__":  # pragma: no cover (run by the Makefile)
-    print(f"perclib's compiled loops: ready in {warm():.1f} s")
+    import sys
+
+    parts = tuple(sys.argv[1:]) or WARM_PARTS
+    print(f"perclib's compiled loops ({', '.join(parts)}): ready in {warm(parts):.1f} s")

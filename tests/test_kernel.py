@@ -314,6 +314,23 @@ def test_warm_compiles_or_loads_every_loop():
     assert _kernel.binary_epochs.signatures and _kernel.multiclass_epochs.signatures
 
 
+@needs_numba
+def test_each_part_of_warm_compiles_its_own_loops():
+    """The Makefile runs the two parts in two processes: each compiles (or loads) its loops."""
+    loops = "_kernel.binary_epochs, _kernel.multiclass_epochs"
+    seen = f"print(*(bool(f.signatures) for f in ({loops})))"
+    code = f"from perclib import _kernel; _kernel.warm(('binary',)); {seen}; "
+    code += f"_kernel.warm(('multiclass',)); {seen}"
+    assert _python(code).split("\n") == ["True False", "True True"]
+
+
+def test_warm_names_an_unknown_part():
+    from perclib import _kernel
+
+    with pytest.raises(ValueError, match="parts must be among"):
+        _kernel.warm(("binary", "ternary"))
+
+
 def test_warm_fits_every_model_without_a_warning_escaping(recwarn):
     """warm() fits each model of the family once on its tiny data (compiling the loops when numba
     is on) without raising, and keeps the ConvergenceWarnings of those two-epoch fits to itself."""
