@@ -111,6 +111,12 @@ test-browser: $(HANDOUTS)/index.html  ## JupyterLab and headless chromium: Stepp
 	tools/ensure_chromium.sh
 	PERCLIB_BROWSER_TESTS=1 $(BIN)/python -m pytest tests/browser -v --durations=0
 
+# CI (.ci/run) installs every set first, one after the other (they share .venv), then runs
+# make test, make test-browser and make release side by side.
+.PHONY: ci-setup
+ci-setup: $(TEST_ENV) $(HANDOUTS_ENV) $(RELEASE_ENV) $(COMPILED) $(NPM_STAMP)  ## what CI installs before its three runs: every extra, the compiled loops, npm's assets, chromium
+	tools/ensure_chromium.sh
+
 # Back to a fresh clone's state; the instructor's grading (labs/submitted, the gradebook) stays.
 clean:  ## remove .venv, .venv-mutation, node_modules, _build and the labs' student versions (labs/release)
 	rm -rf $(VENV) $(MVENV) node_modules build _build labs/release .coverage .pytest_cache .hypothesis
@@ -157,4 +163,5 @@ release: $(RELEASE_ENV)  ## wheel and sdist into dist/, twine check, fresh-venv 
 	rm -rf dist
 	$(BIN)/python -m build $$([ -x $(BIN)/uv ] && echo --installer=uv) --outdir dist .
 	$(BIN)/python -m twine check --strict dist/*
-	PERCLIB_RELEASE_TESTS=1 PERCLIB_DIST=dist $(BIN)/python -m pytest tests/test_release.py tests/test_binder.py -v -p no:randomly -n 2
+	# (no warm kernel servers: these tests start no Jupyter kernel)
+	PERCLIB_WARM_SERVERS=0 PERCLIB_RELEASE_TESTS=1 PERCLIB_DIST=dist $(BIN)/python -m pytest tests/test_release.py tests/test_binder.py -v -p no:randomly -n 2

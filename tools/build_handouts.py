@@ -534,7 +534,10 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     start = time.perf_counter()
     notebooks = find_notebooks(args.notebooks.resolve())
-    out = args.out.resolve()
+    # Built beside the output folder, then renamed into place: a reader (a test running while
+    # CI builds the handouts) sees the whole site or none of it, never half of one.
+    final = args.out.resolve()
+    out = final.with_name(final.name + ".partial")
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
@@ -556,7 +559,15 @@ def main(argv=None) -> None:
         "seconds": round(time.perf_counter() - start, 1),
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    print(f"handouts in {out} ({summary['seconds']} s)")
+    if final.exists():
+        old = final.with_name(final.name + ".old")
+        shutil.rmtree(old, ignore_errors=True)
+        final.rename(old)
+        out.rename(final)
+        shutil.rmtree(old)
+    else:
+        out.rename(final)
+    print(f"handouts in {final} ({summary['seconds']} s)")
     print(f"  html/    {len(notebooks)} notebooks, {human(summary['html_bytes'])}")
     print(f"  slides/  {len(notebooks)} decks, {human(summary['slides_bytes'])}")
     for name, info in pdfs.items():
