@@ -159,9 +159,9 @@ mutation: $(MUTATION_ENV)  ## mutation score of perclib's core modules (slow; it
 # Release (issue 21): wheel and sdist built, `twine check`ed, installed in a fresh venv and fitted;
 # environment.yml (Binder) resolved with pip and built into a fresh venv.
 .PHONY: release
+# Its tests start no Jupyter kernel: no warm kernel servers (PERCLIB_WARM_SERVERS=0, conftest.py).
 release: $(RELEASE_ENV)  ## wheel and sdist into dist/, twine check, fresh-venv installs (1-4 min)
 	rm -rf dist
 	$(BIN)/python -m build $$([ -x $(BIN)/uv ] && echo --installer=uv) --outdir dist .
 	$(BIN)/python -m twine check --strict dist/*
-	# (no warm kernel servers: these tests start no Jupyter kernel)
 	PERCLIB_WARM_SERVERS=0 PERCLIB_RELEASE_TESTS=1 PERCLIB_DIST=dist $(BIN)/python -m pytest tests/test_release.py tests/test_binder.py -v -p no:randomly -n 2

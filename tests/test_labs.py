@@ -743,16 +743,14 @@ def _autograde_in_halves(build, course, tmp, env, together):
     shutil.copy(tmp / "gradebook.db", tmp / "gradebook-b.db")
     for student in others:
         shutil.move(course / "submitted" / student, other / "submitted" / student)
-    runs = ((course, tmp / "gradebook.db"), (other, tmp / "gradebook-b.db"))
-    with concurrent.futures.ThreadPoolExecutor(len(runs)) as pool:
-        tables = list(
-            pool.map(
-                lambda run: build.autograde(
-                    run[0], db=f"sqlite:///{run[1]}", env=env, feedback=True, release=False
-                ),
-                runs,
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        runs = [
+            pool.submit(
+                build.autograde, folder, db=f"sqlite:///{db}", env=env, feedback=True, release=False
             )
-        )
+            for folder, db in ((course, tmp / "gradebook.db"), (other, tmp / "gradebook-b.db"))
+        ]
+        tables = [run.result() for run in runs]
     for folder in ("submitted", "autograded", "feedback"):
         for path in sorted((other / folder).iterdir()):
             shutil.move(path, course / folder / path.name)

@@ -134,8 +134,9 @@ def start(socket_paths, env=None, preload=()):
     """Start one server per socket, in the background; return their Popens. Stop them by PID.
 
     Give ``$PERCLIB_WARM_KERNELS`` the paths joined by ``os.pathsep``: the launchers take the
-    servers in turn, so two kernels started one after the other (a submission graded twice) come
-    from two interpreters, with different string hash seeds, as two cold kernels would.
+    servers in turn (:func:`_next_server`), so two kernels that one process starts one after the
+    other (a submission graded twice) come from two interpreters, with different string hash
+    seeds, as two cold kernels would.
     """
     import subprocess
     import time

@@ -128,15 +128,11 @@ def _stub_for(f, code):
 _STUBS = {}
 
 
+@functools.cache
 def _functions(module):
-    """The functions and methods defined in a module, closures excepted (a list, made once per
-    module and kernel: a graded call blocks them, then unblocks them)."""
-    if module not in _FUNCTIONS:
-        _FUNCTIONS[module] = list(_find_functions(module))
-    return _FUNCTIONS[module]
-
-
-_FUNCTIONS = {}
+    """The functions and methods defined in a module, closures excepted (listed once per module and
+    kernel: a graded call blocks them, then unblocks them)."""
+    return list(_find_functions(module))
 
 
 def _find_functions(module):
