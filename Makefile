@@ -59,11 +59,13 @@ comma := ,
 
 # numba compiles perclib's loops once into its cache (perclib/__pycache__), again when _kernel.py
 # changes: before the tests, so that no test, notebook or graded lab kernel waits for the compiler.
-# The binary models' loops and the multi-class loop compile in two processes at once.
+# Each version the models need is compiled here (dense X, writable and read-only; CSR X), in two
+# processes at once: the binary models' loops; the multi-class loop and the sparse versions
+# (perclib._kernel.warm). Else both test processes would compile what their tests need.
 COMPILED := $(VENV)/.compiled-kernel
 $(COMPILED): perclib/_kernel.py perclib/_engine.py $(TEST_ENV)
 	$(BIN)/python -m perclib._kernel binary & binary=$$!; \
-	$(BIN)/python -m perclib._kernel multiclass && wait $$binary
+	$(BIN)/python -m perclib._kernel multiclass sparse && wait $$binary
 	touch $@
 
 lab: $(STUDENT_ENV)  ## open the course in JupyterLab (installs the student set only)

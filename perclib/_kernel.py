@@ -610,7 +610,8 @@ def voted(X, y, *, eta, max_iter, order, fit_intercept, rng):
         stop_when_clean=False,
         log=np.empty((max_iter * n, 2), dtype=np.int64),
     )
-    t, i = log[:, 0] - 1, log[:, 1]  # the visits (from 0) and the examples of the updates
+    # the visits (from 0) and the examples of the updates, each a contiguous array
+    t, i = log[:, 0] - 1, np.ascontiguousarray(log[:, 1])
     weights, intercepts = np.empty((i.shape[0] + 1, d)), np.empty(i.shape[0] + 1)
     iterates(X, y, i, eta, fit_intercept, weights, intercepts)
     counts = np.diff(np.concatenate([[0], t, [max_iter * n]]))
@@ -639,7 +640,8 @@ def pocket(X, y, *, eta, max_iter, order, rule, fit_intercept, rng):
     w, pocket_w = np.zeros(d), np.zeros(d)
     x_norms = np.full(n, -1.0)
     fill_norms(X, x_norms)  # the count of mistakes reads them all
-    start = training_mistakes(X, y, w, 0.0, x_norms, x_norms.max(), 0.0, n + 1, np.empty(n))
+    # stop_at as a float, as binary_epochs passes it: one compiled version of the count, not two
+    start = training_mistakes(X, y, w, 0.0, x_norms, x_norms.max(), 0.0, float(n + 1), np.empty(n))
     state = np.array([0.0, float(start), x_norms.max(), 0.0, 0.0, 0.0])
     hard = _NO_HARD
     if n * d * 8 <= _HARD_BYTES:  # room for the rows in hardest-first order (binary_epochs)
@@ -698,16 +700,23 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
     return W, b, U, beta, c, list(mistakes[:run]), not average and bool(mistakes[run - 1] == 0)
 
 
-WARM_PARTS = ("binary", "multiclass")
+WARM_PARTS = ("binary", "multiclass", "sparse")
 
 
 def warm(parts=WARM_PARTS):
     """Compile the loops for the types the models pass (or load them from numba's cache).
 
-    ``python -m perclib._kernel [PART]`` runs it; ``make test`` and ``make bench`` do so once after
-    installing numba, the two ``parts`` (the binary models' loops, the multi-class loop) in two
-    processes at once, so no fit, widget or notebook waits for the compiler. Returns the seconds
-    taken.
+    numba compiles a loop once for each set of argument types, and an array that cannot be written
+    (a read-only memmap, as joblib and scikit-learn's checks pass) is another type than one that
+    can. The ``parts``:
+
+    - ``"binary"``: the four binary models on dense arrays, writable and read-only;
+    - ``"multiclass"``: the multi-class model on the same two;
+    - ``"sparse"``: the two models that take CSR matrices, with 32-bit and 64-bit indices.
+
+    ``python -m perclib._kernel [PART...]`` runs it; ``make test`` and ``make bench`` do so once
+    after installing numba, in two processes at once (``binary``; ``multiclass sparse``), so no
+    fit, widget or notebook waits for the compiler. Returns the seconds taken.
     """
     unknown = sorted(set(parts) - set(WARM_PARTS))
     if unknown:
@@ -726,13 +735,23 @@ def warm(parts=WARM_PARTS):
     start = time.perf_counter()
     X = np.array([[1.0, 2.0], [-1.0, -1.5], [0.5, -2.0], [-0.5, 1.0]])
     y = np.array([1, -1, 1, -1])
+    read_only = X.copy()
+    read_only.setflags(write=False)
+    csr32 = sp.csr_matrix(X)
+    csr64 = csr32.copy()
+    csr64.indptr, csr64.indices = csr64.indptr.astype(np.int64), csr64.indices.astype(np.int64)
+    binary = (Perceptron, AveragedPerceptron, VotedPerceptron, PocketPerceptron)
+    fits = {
+        "binary": [(model, data, y) for data in (X, read_only) for model in binary],
+        "multiclass": [(MulticlassPerceptron, data, [0, 1, 2, 1]) for data in (X, read_only)],
+        "sparse": [(model, data, y) for data in (csr32, csr64) for model in binary[:2]],
+    }
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if "binary" in parts:
-            for model in (Perceptron, AveragedPerceptron, VotedPerceptron, PocketPerceptron):
-                model(max_iter=2).fit(X, y)
-        if "multiclass" in parts:
-            MulticlassPerceptron(max_iter=2).fit(X, [0, 1, 2, 1])
+        for part in WARM_PARTS:
+            if part in parts:
+                for model, data, labels in fits[part]:
+                    model(max_iter=2).fit(data, labels)
     return time.perf_counter() - start
 
 
