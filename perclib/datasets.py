@@ -55,20 +55,21 @@ def make_separable(
             f"margin must be a number in [0, 0.9) for points in [-1, 1]^d; got {margin!r}."
         )
     rng = V.check_random_state(random_state)
+    batch, floor = max(2 * n, 64), max(margin, 1e-9)  # points per draw; the least |w*.x + b*|
     for _ in range(1000):
         w = rng.normal(size=d)
         w /= np.linalg.norm(w)
         b = float(rng.uniform(-0.5, 0.5)) * (1.0 if bias else 0.0)
-        X = np.empty((0, d))
+        kept, count = [], 0  # the batches' points outside the margin, until there are n
         for _ in range(10000):
-            cand = rng.uniform(-1.0, 1.0, size=(max(2 * n, 64), d))
-            keep = np.abs(cand @ w + b) >= max(margin, 1e-9)
-            X = np.vstack([X, cand[keep]])
-            if X.shape[0] >= n:
+            cand = rng.uniform(-1.0, 1.0, size=(batch, d))
+            kept.append(cand[np.abs(cand @ w + b) >= floor])
+            count += kept[-1].shape[0]
+            if count >= n:
                 break
-        X = X[:n]
+        X = (kept[0] if len(kept) == 1 else np.concatenate(kept))[:n]
         y = np.where(X @ w + b >= 0, 1, -1)
-        if X.shape[0] == n and len(np.unique(y)) == 2:
+        if X.shape[0] == n and np.any(y != y[0]):  # both classes
             return (X, y, (w, b)) if return_separator else (X, y)
     raise ValueError(
         f"Could not draw {n} points with margin {margin} and both classes; use a smaller margin."

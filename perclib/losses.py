@@ -150,8 +150,13 @@ def loss_derivative(loss, y, a, *, at_zero=1.0):
     """
     _check_loss(loss)
     t0 = _check_at_zero(at_zero)
-    y = _signs(y)
-    g = _slope(loss, y, y * np.asarray(a, dtype=np.float64), t0)
+    return _derivative(loss, _signs(y), np.asarray(a, dtype=np.float64), t0)
+
+
+def _derivative(loss, y, a, at_zero):
+    """:func:`loss_derivative` of arguments already checked: y and a float64 arrays, y in
+    {-1, +1}, at_zero a float in [0, 1]. LinearSGD's step calls it once per example."""
+    g = _slope(loss, y, y * a, at_zero)
     # + 0.0 turns a -0.0 into 0.0: a flat part's (y = +1, t = 0), or the logistic's where
     # sigma(-y a) underflows (y a > 745)
     return g + 0.0

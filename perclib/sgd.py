@@ -152,8 +152,12 @@ class LinearSGD(OnlineMixin, BinaryLinearModel):
         the loss's step in place of the perceptron's rule."""
         loss, at_zero, eta = self.loss, float(self.at_zero), float(self.eta)
 
-        def step(yi, a):  # c = -eta dl/da: the perceptron loss's is eta*y where y*a <= 0, else 0
-            return -eta * float(loss_derivative(loss, [yi], [a], at_zero=at_zero)[0])
+        # c = -eta dl/da: the perceptron loss's is eta*y where y*a <= 0, else 0. The loss and
+        # at_zero were checked by fit, the labels encoded as -1 and +1: loss_derivative's
+        # formula without its checks, which would cost more than the step itself.
+        def step(yi, a):
+            y1, a1 = np.array([yi], dtype=np.float64), np.array([a], dtype=np.float64)
+            return -eta * float(_losses._derivative(loss, y1, a1, at_zero)[0])
 
         history = self.history_ if self.record else None
         objective_, converged = [], False
