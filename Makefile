@@ -116,8 +116,13 @@ test-browser: $(HANDOUTS)/index.html  ## JupyterLab and headless chromium: Stepp
 # CI (.ci/run) installs every set first, one after the other (they share .venv), then runs
 # make test, make test-browser and make release side by side.
 .PHONY: ci-setup
-ci-setup: $(TEST_ENV) $(HANDOUTS_ENV) $(RELEASE_ENV) $(COMPILED) $(NPM_STAMP)  ## what CI installs before its three runs: every extra, the compiled loops, npm's assets, chromium
-	tools/ensure_chromium.sh
+# npm's assets and chromium come from other registries and go to other folders: they are fetched
+# while the Python sets install and numba compiles.
+ci-setup:  ## what CI installs before its three runs: every extra, the compiled loops, npm's assets, chromium
+	$(MAKE) --no-print-directory $(NPM_STAMP) & npm=$$!; \
+	tools/ensure_chromium.sh & chromium=$$!; \
+	$(MAKE) --no-print-directory $(TEST_ENV) $(HANDOUTS_ENV) $(RELEASE_ENV) $(COMPILED); \
+	python=$$?; wait $$npm && wait $$chromium && exit $$python
 
 # Back to a fresh clone's state; the instructor's grading (labs/submitted, the gradebook) stays.
 clean:  ## remove .venv, .venv-mutation, node_modules, _build and the labs' student versions (labs/release)

@@ -657,6 +657,25 @@ def _course(tmp, labs):
     return course
 
 
+# nbgrader's app, and what its commands import on first use: IPython, its lexers and pygments'
+# styles (the feedback's highlighted code), the gradebook's SQLite dialect, ipykernel's kernel spec,
+# psutil, and the Markdown and Jinja extensions of the feedback page. Each nbgrader command is a
+# fork of the server: imported there once, they are not imported again by each of a lab's five.
+NBGRADER_PRELOAD = (
+    "nbgrader.apps.nbgraderapp",
+    "IPython",
+    "ipython_pygments_lexers",
+    "pygments.styles.default",
+    "sqlalchemy.dialects.sqlite",
+    "ipykernel.kernelspec",
+    "psutil",
+    "mistune.plugins.def_list",
+    "mistune.plugins.task_lists",
+    "mistune.plugins.url",
+    "jinja2.ext",
+)
+
+
 @pytest.fixture(scope="session")
 def warm_nbgrader(tmp_path_factory):
     """nbgrader, warm-started: ``(build, env, empty gradebook)``, the labs' build module running
@@ -666,7 +685,7 @@ def warm_nbgrader(tmp_path_factory):
     warm = _load("warm_kernel", ROOT / "tools" / "warm_kernel.py")
     folder = tmp_path_factory.mktemp("nbgrader")
     sock = str(folder / "run.sock")
-    servers = warm.start([sock], preload=("nbgrader.apps.nbgraderapp",))
+    servers = warm.start([sock], preload=NBGRADER_PRELOAD)
     build = _load_build()
     build.NBGRADER = [sys.executable, warm.__file__, "run", "nbgrader"]
     # An empty gradebook, made once here as nbgrader makes one (a subprocess of alembic, seconds
