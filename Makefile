@@ -109,9 +109,11 @@ $(HANDOUTS)/index.html: $(HANDOUTS_ENV) $(NPM_STAMP) $(HANDOUT_SOURCES)
 
 handouts: $(HANDOUTS)/index.html  ## offline HTML site, a PDF and reveal.js slides per notebook
 
+# JupyterLab starts its kernels from its own Jupyter folders, with ipykernel's spec: the tests'
+# warm servers (../conftest.py) would serve none of them, so none are started.
 test-browser: $(HANDOUTS)/index.html  ## JupyterLab and headless chromium: Stepper, handout page
 	tools/ensure_chromium.sh
-	PERCLIB_BROWSER_TESTS=1 $(BIN)/python -m pytest tests/browser -v --durations=0
+	PERCLIB_WARM_SERVERS=0 PERCLIB_BROWSER_TESTS=1 $(BIN)/python -m pytest tests/browser -v --durations=0
 
 # CI (.ci/run) installs every set first, one after the other (they share .venv), then runs
 # make test, make test-browser and make release side by side.
