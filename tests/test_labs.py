@@ -524,6 +524,8 @@ def _visible_only(lab, course, release_nb, source_nb, tmp):
     funcs = [f for f in FUNCTIONS[lab]]
     solved = _solved(release_nb, source_nb)
     lines = [
+        "import matplotlib",
+        "matplotlib.use('Agg')",  # the solution's figures: drawn off-screen
         "import pickle, functools",
         "RECORD = {}",
         "def _rec(name, f):\n    @functools.wraps(f)\n    def g(*a, **k):\n"
@@ -547,12 +549,15 @@ def _visible_only(lab, course, release_nb, source_nb, tmp):
         )
     lines.append(f"pickle.dump(RECORD, open({str(tmp / f'{lab}.pkl')!r}, 'wb'))")
     script.write_text("\n".join(lines))
+    # Run as `python -m record_<lab>` forked from a warm kernel server, numpy, perclib and
+    # matplotlib already imported (tools/warm_kernel.py; cold when there is none).
+    warm = _load("warm_kernel", ROOT / "tools" / "warm_kernel.py")
     subprocess.run(
-        [sys.executable, str(script)],
+        [sys.executable, warm.__file__, "run", script.stem],
         check=True,
         capture_output=True,
         cwd=tmp,
-        env={**os.environ, "MPLBACKEND": "Agg"},
+        env={**os.environ, warm.RUN_ENV: os.environ.get(warm.SOCKET_ENV, "")},
     )
     record = pickle.loads((tmp / f"{lab}.pkl").read_bytes())
     # Each graded function must have answers to look up: otherwise this submission would be a
