@@ -27,6 +27,7 @@ help:  ## list the targets
 # again only when pyproject.toml changes. A student's `make lab` gets the light "student" set.
 STUDENT_ENV  := $(VENV)/.installed-student
 TEST_ENV     := $(VENV)/.installed-student+labs+test+fast
+FAST_ENV     := $(VENV)/.installed-fast
 LABS_ENV     := $(VENV)/.installed-labs
 HANDOUTS_ENV := $(VENV)/.installed-student+handouts+test
 RELEASE_ENV  := $(VENV)/.installed-student+test+release
@@ -42,10 +43,10 @@ PIP_INSTALL  := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 # downloads, a shared cache): a first `make test` spends about 15 s installing instead of 90 s.
 # Where uv cannot be installed, pip does the work.
 UV_INSTALL   := $(BIN)/uv pip install --quiet --python $(BIN)/python
-# The test set is compiled to bytecode as it is installed, on every core at once: otherwise the
-# first `make test` compiles each module when the first process imports it, on the workers' time.
-# (Not the student set: its 650 MB budget.)
-BYTECODE      = $(if $(findstring test,$*),--compile-bytecode,)
+# The test set (and numba's, which make test installs first) is compiled to bytecode as it is
+# installed, on every core at once: otherwise the first `make test` compiles each module when the
+# first process imports it, on the workers' time. (Not the student set: its 650 MB budget.)
+BYTECODE      = $(if $(or $(findstring test,$*),$(filter fast,$*)),--compile-bytecode,)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -62,8 +63,9 @@ comma := ,
 # Each version the models need is compiled here (dense X, writable and read-only; CSR X), in two
 # processes at once: the binary models' loops; the multi-class loop and the sparse versions
 # (perclib._kernel.warm). Else both test processes would compile what their tests need.
+# It needs perclib and numba only (the "fast" set): `make test` compiles while the rest installs.
 COMPILED := $(VENV)/.compiled-kernel
-$(COMPILED): perclib/_kernel.py perclib/_engine.py $(TEST_ENV)
+$(COMPILED): perclib/_kernel.py perclib/_engine.py $(FAST_ENV)
 	$(BIN)/python -m perclib._kernel binary & binary=$$!; \
 	$(BIN)/python -m perclib._kernel multiclass sparse && wait $$binary
 	touch $@
@@ -71,8 +73,15 @@ $(COMPILED): perclib/_kernel.py perclib/_engine.py $(TEST_ENV)
 lab: $(STUDENT_ENV)  ## open the course in JupyterLab (installs the student set only)
 	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_FLAG) $(LAB_ARGS)
 
-test: $(TEST_ENV) $(COMPILED) $(TEST_LINT)  ## unit tests, doctests and nbval (strict) over notebooks and labs, coverage >= 95%
+# perclib, numba and the numeric set first; then numba compiles while the rest of the test set
+# installs (two jobs at once: the compile only reads the venv, one installer writes it).
+test: $(FAST_ENV)  ## unit tests, doctests and nbval (strict) over notebooks and labs, coverage >= 95%
+	@$(MAKE) --no-print-directory -j2 test-setup
 	$(BIN)/python -m pytest $(XDIST) $(PYTEST_COV)
+
+.PHONY: test-setup
+test-setup: $(TEST_ENV) $(COMPILED) $(TEST_LINT)
+	@:
 
 quick: $(TEST_ENV) $(COMPILED)  ## unit tests and doctests only: no Jupyter kernels (no nbval, no lab grading)
 	$(BIN)/python -m pytest $(XDIST) tests perclib --ignore=tests/test_labs.py --ignore=tests/test_notebook_env.py
@@ -116,14 +125,17 @@ test-browser: $(HANDOUTS)/index.html  ## JupyterLab and headless chromium: Stepp
 	PERCLIB_WARM_SERVERS=0 PERCLIB_BROWSER_TESTS=1 $(BIN)/python -m pytest tests/browser -v --durations=0
 
 # CI (.ci/run) installs every set first, one after the other (they share .venv), then runs
-# make test, make test-browser and make release side by side.
+# make test, make test-browser and make release side by side. The "fast" set comes first; then
+# numba compiles while the other sets install, as in `make test`. npm's assets and chromium come
+# from other registries into other folders: they are fetched meanwhile.
 .PHONY: ci-setup
-# npm's assets and chromium come from other registries and go to other folders: they are fetched
-# while the Python sets install and numba compiles.
 ci-setup:  ## what CI installs before its three runs: every extra, the compiled loops, npm's assets, chromium
 	$(MAKE) --no-print-directory $(NPM_STAMP) & npm=$$!; \
 	tools/ensure_chromium.sh & chromium=$$!; \
-	$(MAKE) --no-print-directory $(TEST_ENV) $(HANDOUTS_ENV) $(RELEASE_ENV) $(COMPILED); \
+	$(MAKE) --no-print-directory $(FAST_ENV) && { \
+	    $(MAKE) --no-print-directory $(COMPILED) & compiled=$$!; \
+	    $(MAKE) --no-print-directory $(TEST_ENV) $(HANDOUTS_ENV) $(RELEASE_ENV); sets=$$?; \
+	    wait $$compiled && [ $$sets -eq 0 ]; }; \
 	python=$$?; wait $$npm && wait $$chromium && exit $$python
 
 # Back to a fresh clone's state; the instructor's grading (labs/submitted, the gradebook) stays.
