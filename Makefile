@@ -73,7 +73,7 @@ comma := ,
 # Each version the models need is compiled here (dense X, writable and read-only; CSR X), in two
 # processes at once: the binary models' loops; the multi-class loop and the sparse versions
 # (perclib._kernel.warm). Else both test processes would compile what their tests need.
-# It needs perclib and numba only (the "fast" set): `make test` compiles while the rest installs.
+# It needs numba and the numeric set only (FAST_ENV): `make test` compiles while the rest installs.
 COMPILED := $(VENV)/.compiled-kernel
 $(COMPILED): perclib/_kernel.py perclib/_engine.py $(FAST_ENV)
 	$(BIN)/python -m perclib._kernel binary & binary=$$!; \
@@ -83,8 +83,8 @@ $(COMPILED): perclib/_kernel.py perclib/_engine.py $(FAST_ENV)
 lab: $(STUDENT_ENV)  ## open the course in JupyterLab (installs the student set only)
 	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_FLAG) $(LAB_ARGS)
 
-# perclib, numba and the numeric set first; then numba compiles while the rest of the test set
-# installs (two jobs at once: the compile only reads the venv, one installer writes it).
+# numba and the numeric set first; then numba compiles while the rest of the test set installs
+# (two jobs at once: the compile only reads the venv, one installer writes it) and ruff checks.
 test: $(FAST_ENV)  ## unit tests, doctests and nbval (strict) over notebooks and labs, coverage >= 95%
 	@$(MAKE) --no-print-directory -j2 test-setup
 	$(BIN)/python -m pytest $(XDIST) $(PYTEST_COV)
