@@ -39,10 +39,12 @@ def test_a_dependency_missing_from_pyproject_is_named(tmp_path):
 # In a fresh interpreter, every installed distribution outside those requirements (and what they
 # require in turn) is hidden, as if not installed yet: compiling must still work.
 _ONLY_THE_REQUIREMENTS = """
-import importlib.metadata as md, re, sys
+import importlib.metadata as md, importlib.util, sys
 
-wanted = {re.split(r"[<>=!~;]", r, maxsplit=1)[0].lower() for r in sys.argv[1:]}
-allowed, todo = set(), list(wanted)
+spec = importlib.util.spec_from_file_location("compile_requirements", sys.argv[1])
+C = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(C)
+allowed, todo = set(), list(map(C.name, sys.argv[2:]))
 while todo:
     dist = todo.pop()
     if dist in allowed:
@@ -50,7 +52,7 @@ while todo:
     allowed.add(dist)
     for req in md.requires(dist) or []:
         if "extra ==" not in req:
-            todo.append(re.split(r"[\\s<>=!~;\\[(]", req, maxsplit=1)[0].lower())
+            todo.append(C.name(req))
 top = md.packages_distributions()
 hidden = {
     mod for mod, dists in top.items()
@@ -80,7 +82,7 @@ print("matplotlib hidden" if "matplotlib" in hidden else "matplotlib importable"
 def test_compiling_needs_nothing_but_those_requirements():
     pytest.importorskip("numba")
     done = subprocess.run(
-        [sys.executable, "-c", _ONLY_THE_REQUIREMENTS, *C.requirements()],
+        [sys.executable, "-c", _ONLY_THE_REQUIREMENTS, C.__file__, *C.requirements()],
         capture_output=True,
         text=True,
         cwd=ROOT,

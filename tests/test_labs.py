@@ -485,6 +485,11 @@ def _load_build():
     return _load("labs_build", LABS / "build.py")
 
 
+# The warm servers' tool (tools/warm_kernel.py): nbgrader's commands, the grading kernels and the
+# visible tests' recorder start from it.
+WARM = _load("warm_kernel", ROOT / "tools" / "warm_kernel.py")
+
+
 def _cells(nb, kind):
     return {
         c.metadata["nbgrader"]["grade_id"]: c
@@ -551,13 +556,12 @@ def _visible_only(lab, course, release_nb, source_nb, tmp):
     script.write_text("\n".join(lines))
     # Run as `python -m record_<lab>` forked from a warm kernel server, numpy, perclib and
     # matplotlib already imported (tools/warm_kernel.py; cold when there is none).
-    warm = _load("warm_kernel", ROOT / "tools" / "warm_kernel.py")
     subprocess.run(
-        [sys.executable, warm.__file__, "run", script.stem],
+        [sys.executable, WARM.__file__, "run", script.stem],
         check=True,
         capture_output=True,
         cwd=tmp,
-        env={**os.environ, warm.RUN_ENV: os.environ.get(warm.SOCKET_ENV, "")},
+        env={**os.environ, WARM.RUN_ENV: os.environ.get(WARM.SOCKET_ENV, "")},
     )
     record = pickle.loads((tmp / f"{lab}.pkl").read_bytes())
     # Each graded function must have answers to look up: otherwise this submission would be a
@@ -687,12 +691,11 @@ def warm_nbgrader(tmp_path_factory):
     nbgrader as forks of a server that has imported it (tools/warm_kernel.py; its import alone
     takes seconds), what to add to nbgrader's environment, and the path of an empty gradebook. One
     server per test process, stopped by its PID."""
-    warm = _load("warm_kernel", ROOT / "tools" / "warm_kernel.py")
     folder = tmp_path_factory.mktemp("nbgrader")
     sock = str(folder / "run.sock")
-    servers = warm.start([sock], preload=NBGRADER_PRELOAD)
+    servers = WARM.start([sock], preload=NBGRADER_PRELOAD)
     build = _load_build()
-    build.NBGRADER = [sys.executable, warm.__file__, "run", "nbgrader"]
+    build.NBGRADER = [sys.executable, WARM.__file__, "run", "nbgrader"]
     # An empty gradebook, made once here as nbgrader makes one (a subprocess of alembic, seconds
     # each time): each lab's grading starts from a copy.
     from nbgrader.api import Gradebook
@@ -701,7 +704,7 @@ def warm_nbgrader(tmp_path_factory):
         mp.setenv("PATH", build.jupyter_env(folder / "jupyter")["PATH"])  # alembic's
         with Gradebook(f"sqlite:///{folder / 'empty.db'}"):
             pass
-    yield build, {warm.RUN_ENV: sock}, folder / "empty.db"
+    yield build, {WARM.RUN_ENV: sock}, folder / "empty.db"
     for server in servers:
         os.kill(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
@@ -720,7 +723,7 @@ def _grade(lab, tmp, warm):
     env = {**build.jupyter_env(tmp / "jupyter"), **warm_env}
     shutil.copy(empty_gradebook, tmp / "gradebook.db")
     # The kernels that grade start warm, as nbval's do (../conftest.py, tools/warm_kernel.py).
-    _load("warm_kernel", ROOT / "tools" / "warm_kernel.py").install(env["JUPYTER_DATA_DIR"])
+    WARM.install(env["JUPYTER_DATA_DIR"])
     db = f"sqlite:///{tmp / 'gradebook.db'}"
     assert build.generate(course, db=db, env=env) == [lab]
     source_nb = nbformat.read(course / "source" / lab / f"{lab}.ipynb", as_version=4)
