@@ -70,7 +70,7 @@ comma := ,
 
 # numba compiles perclib's loops once into its cache (perclib/__pycache__), again when _kernel.py
 # changes: before the tests, so that no test, notebook or graded lab kernel waits for the compiler.
-# Each version the models need is compiled here (dense X, writable and read-only; CSR X), in two
+# Each version the models need is compiled here (dense X, seen read-only; CSR X), in two
 # processes at once: the binary models' loops; the multi-class loop and the sparse versions
 # (perclib._kernel.warm). Else both test processes would compile what their tests need.
 # It needs numba and the numeric set only (FAST_ENV): `make test` compiles while the rest installs.

@@ -444,9 +444,25 @@ _NO_HARD = (_NONE2, _NONE, _NONE, np.zeros(0, dtype=np.int64))  # no hardest-fir
 _HARD_BYTES = 1 << 28  # the pocket keeps a reordered copy of X up to this size (256 MiB)
 
 
+def read_only(a):
+    """``a`` as the loops take it: a read-only view (no copy) of it; ``a`` itself when it is
+    read-only already. The caller's array stays as it was.
+
+    numba compiles a loop once for each set of argument types, and an array that cannot be written
+    (a read-only memmap, as joblib and scikit-learn's checks pass) is another type than one that
+    can. The loops never write to X or y: seen read-only, writable and read-only data take the same
+    compiled version.
+    """
+    if not a.flags.writeable:
+        return a
+    view = a.view()
+    view.flags.writeable = False
+    return view
+
+
 def sparse_rows(X):
     """A CSR matrix as the loops take it: (indptr, indices, data), the two index arrays seen as
-    unsigned integers (views, no copy).
+    unsigned integers, all three read-only (views, no copy).
 
     numba indexes an array with a signed integer by first checking whether it is negative (Python's
     ``w[-1]``); with unsigned indices it does not, and a sparse epoch, which is mostly such indexing
@@ -455,9 +471,9 @@ def sparse_rows(X):
     """
     ptr, ind = X.indptr, X.indices
     return (
-        ptr.view(np.dtype(f"u{ptr.dtype.itemsize}")),
-        ind.view(np.dtype(f"u{ind.dtype.itemsize}")),
-        X.data,
+        read_only(ptr.view(np.dtype(f"u{ptr.dtype.itemsize}"))),
+        read_only(ind.view(np.dtype(f"u{ind.dtype.itemsize}"))),
+        read_only(X.data),
     )
 
 
@@ -492,8 +508,8 @@ def _epochs(
     (b, beta, c, mistakes, the rows of ``log`` written: the updates' counters and examples).
     """
     n = X.shape[0]
-    if sp.issparse(X):  # a CSR matrix (checked by perclib._engine.csr) as the loops take it
-        X = sparse_rows(X)
+    # a CSR matrix (checked by perclib._engine.csr) or a dense array, as the loops take it
+    X, y = sparse_rows(X) if sp.issparse(X) else read_only(X), read_only(y)
     if x_norms is None:
         x_norms = np.full(n, -1.0)  # ||x_i||, computed by the loop on the first visit
     scores = np.empty(n) if pocket_w.shape[0] else _NONE  # the pocket's X @ w
@@ -595,6 +611,7 @@ def voted(X, y, *, eta, max_iter, order, fit_intercept, rng):
     the gaps between successive updates' counters.
     """
     n, d = X.shape
+    X, y = read_only(X), read_only(y)  # as _epochs passes them: one compiled version of iterates
     w = np.zeros(d)
     b, _, c, mistakes, log = _epochs(
         X,
@@ -637,6 +654,7 @@ def pocket(X, y, *, eta, max_iter, order, rule, fit_intercept, rng):
             rng=rng,
         )
     n, d = X.shape
+    X, y = read_only(X), read_only(y)  # as _epochs passes them: one compiled version of each loop
     w, pocket_w = np.zeros(d), np.zeros(d)
     x_norms = np.full(n, -1.0)
     fill_norms(X, x_norms)  # the count of mistakes reads them all
@@ -684,7 +702,7 @@ def multiclass(X, yi, n_classes, *, eta, max_iter, order, fit_intercept, rng, av
     x_norms = np.full(n, -1.0)  # ||x_i||, computed by the loop on the first visit
     mistakes = np.zeros(max_iter, dtype=np.int64)
     c, run, cyclic = 1, 0, np.arange(n)
-    t = np.asarray(yi, dtype=np.int64)
+    X, t = read_only(X), read_only(np.asarray(yi, dtype=np.int64))
     while run < max_iter:
         visit, epochs = (cyclic, max_iter - run) if order == "cyclic" else (rng.permutation(n), 1)
         c, done, status = multiclass_epochs(
@@ -706,12 +724,12 @@ WARM_PARTS = ("binary", "multiclass", "sparse")
 def warm(parts=WARM_PARTS):
     """Compile the loops for the types the models pass (or load them from numba's cache).
 
-    numba compiles a loop once for each set of argument types, and an array that cannot be written
-    (a read-only memmap, as joblib and scikit-learn's checks pass) is another type than one that
-    can. The ``parts``:
+    numba compiles a loop once for each set of argument types. The loops see every X and y
+    read-only (:func:`read_only`), so writable and read-only data share one version; a CSR
+    matrix's 32-bit and 64-bit indices are two. The ``parts``:
 
-    - ``"binary"``: the four binary models on dense arrays, writable and read-only;
-    - ``"multiclass"``: the multi-class model on the same two;
+    - ``"binary"``: the four binary models on a dense array;
+    - ``"multiclass"``: the multi-class model on a dense array;
     - ``"sparse"``: the two models that take CSR matrices, with 32-bit and 64-bit indices.
 
     ``python -m perclib._kernel [PART...]`` runs it; ``make test`` and ``make bench`` do so once
@@ -735,15 +753,13 @@ def warm(parts=WARM_PARTS):
     start = time.perf_counter()
     X = np.array([[1.0, 2.0], [-1.0, -1.5], [0.5, -2.0], [-0.5, 1.0]])
     y = np.array([1, -1, 1, -1])
-    read_only = X.copy()
-    read_only.setflags(write=False)
     csr32 = sp.csr_matrix(X)
     csr64 = csr32.copy()
     csr64.indptr, csr64.indices = csr64.indptr.astype(np.int64), csr64.indices.astype(np.int64)
     binary = (Perceptron, AveragedPerceptron, VotedPerceptron, PocketPerceptron)
     fits = {
-        "binary": [(model, data, y) for data in (X, read_only) for model in binary],
-        "multiclass": [(MulticlassPerceptron, data, [0, 1, 2, 1]) for data in (X, read_only)],
+        "binary": [(model, X, y) for model in binary],
+        "multiclass": [(MulticlassPerceptron, X, [0, 1, 2, 1])],
         "sparse": [(model, data, y) for data in (csr32, csr64) for model in binary[:2]],
     }
     with warnings.catch_warnings():

@@ -315,7 +315,10 @@ def test_warm_compiles_or_loads_every_loop():
 
 
 _WARM_PARTS_PROBE = """
-from perclib import _kernel
+import numpy as np
+import scipy.sparse as sp
+
+from perclib import MulticlassPerceptron, Perceptron, PocketPerceptron, VotedPerceptron, _kernel
 
 def kinds(loop):  # the X of each compiled version: a CSR tuple, or a dense array
     out = []
@@ -330,19 +333,43 @@ def kinds(loop):  # the X of each compiled version: a CSR tuple, or a dense arra
 for part in ("binary", "multiclass", "sparse"):
     _kernel.warm((part,))
     print(kinds(_kernel.binary_epochs), kinds(_kernel.multiclass_epochs))
+
+def versions():  # how many versions of each compiled loop
+    loops = [v for v in vars(_kernel).values() if hasattr(v, "signatures")]
+    return sorted((loop.py_func.__name__, len(loop.signatures)) for loop in loops)
+
+# other data than warm() fits: writable and read-only arrays (X and y), a read-only CSR matrix
+before = versions()
+rng = np.random.default_rng(0)
+X, y = rng.normal(size=(30, 3)), np.where(rng.normal(size=30) > 0, 1, -1)
+frozen_X, frozen_y = X.copy(), y.copy()
+frozen_X.setflags(write=False)
+frozen_y.setflags(write=False)
+csr = sp.csr_matrix(frozen_X)
+for array in (csr.data, csr.indices, csr.indptr):
+    array.setflags(write=False)
+for data, labels in ((X, y), (frozen_X, frozen_y)):
+    for model in (Perceptron, VotedPerceptron, PocketPerceptron):
+        model(max_iter=3).fit(data, labels)
+    MulticlassPerceptron(max_iter=3).fit(data, labels % 3)
+Perceptron(max_iter=3).fit(csr, frozen_y)
+print(versions() == before, X.flags.writeable, y.flags.writeable)
 """
 
 
 @needs_numba
 def test_each_part_of_warm_compiles_its_own_loops():
     """The Makefile runs the parts in two processes: each compiles (or loads) its own versions of
-    the loops. The dense parts: a writable and a read-only X (a read-only memmap, as joblib and
-    scikit-learn's checks pass, is another type for numba); the sparse part: CSR matrices with
-    32-bit and 64-bit indices (seen as unsigned)."""
+    the loops. The dense parts: one version, X read-only (the loops see every array read-only, so
+    that writable data and a read-only memmap, as joblib and scikit-learn's checks pass, share it);
+    the sparse part: CSR matrices with 32-bit and 64-bit indices (seen as unsigned). Fitting other
+    data after warm(), writable or read-only, compiles nothing more, and leaves the caller's arrays
+    writable."""
     assert _python(_WARM_PARTS_PROBE).split("\n") == [
-        "read-only,writable none",
-        "read-only,writable read-only,writable",
-        "csr-uint32,csr-uint64,read-only,writable read-only,writable",
+        "read-only none",
+        "read-only read-only",
+        "csr-uint32,csr-uint64,read-only read-only",
+        "True True True",
     ]
 
 
