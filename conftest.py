@@ -85,6 +85,25 @@ def pytest_report_header(config):
     )
 
 
+def _no_kernel_coverage(*args, **kwargs):
+    return None
+
+
+def pytest_configure(config):
+    # With --cov, nbval also starts coverage inside each notebook's kernel (nbval.cover) and adds
+    # what the notebooks ran to the total. perclib's coverage is the unit tests' and doctests'
+    # measure: every line of perclib that the notebooks ran, the tests run too (the same 33 lines
+    # missed, 99.23%, with the kernels' share and without it), and the tracer slowed every kernel,
+    # about 12 s of CPU per run. The notebooks' kernels run untraced; nbval still checks every
+    # output in strict mode.
+    import nbval.plugin
+
+    for name in ("setup_coverage", "teardown_coverage"):
+        if not callable(getattr(nbval.plugin, name, None)):
+            raise RuntimeError(f"nbval.plugin.{name} is gone: see pytest_configure in conftest.py")
+        setattr(nbval.plugin, name, _no_kernel_coverage)
+
+
 def pytest_sessionstart(session):
     # In the process that started the run, before xdist starts its workers (xdist's own
     # sessionstart comes last): the servers import while the workers start and collect.
