@@ -179,7 +179,7 @@ def test_the_plain_python_kernel_is_the_compiled_one():
     from perclib import _kernel
 
     X, y = _data(60, 4, 0.1, 0.0, seed=3)
-    y = y.astype(np.float64)
+    X, y = _kernel.read_only(X), _kernel.read_only(y.astype(np.float64))  # as _epochs passes them
     out = []
     for fn in (_kernel.binary_epochs, _kernel.binary_epochs.py_func):
         w, u, mistakes = np.zeros(4), np.zeros(4), np.zeros(5, dtype=np.int64)
@@ -721,8 +721,9 @@ def test_multiclass_loop_picks_the_left_to_right_winner_among_large_near_ties(pl
         fast_differs += int(np.argmax(fast)) != label
         for module in {plain, _kernel}:
             W, b, mistakes = W0.copy(), b0.copy(), np.zeros(1, dtype=np.int64)
-            module.multiclass_epochs(
-                x[None, :], np.array([label]), np.full(1, -1.0), np.arange(1), 1, W, b, 1.0,
+            X, t = module.read_only(x[None, :]), module.read_only(np.array([label]))
+            module.multiclass_epochs(  # X and t read-only, as the models pass them
+                X, t, np.full(1, -1.0), np.arange(1), 1, W, b, 1.0,
                 True, True, mistakes, 1, np.zeros((0, 0)), np.zeros(0),
             )  # fmt: skip
             assert mistakes[0] == 0 and np.array_equal(W, W0), module
