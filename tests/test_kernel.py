@@ -173,15 +173,15 @@ def test_perceptron_is_bit_identical_to_sklearn(n, d, flip, margin, seed, max_it
 
 
 @needs_numba
-def test_the_plain_python_kernel_is_the_compiled_one():
-    """The loop's own source, run by Python (``py_func``), gives the compiled loop's results: the
-    pseudocode the notes print is the code that runs."""
+def test_the_plain_python_kernel_is_the_compiled_one(plain):
+    """The loop's own source, run by Python with every helper it calls (the ``plain`` module),
+    gives the compiled loop's results: the pseudocode the notes print is the code that runs."""
     from perclib import _kernel
 
     X, y = _data(60, 4, 0.1, 0.0, seed=3)
     X, y = _kernel.read_only(X), _kernel.read_only(y.astype(np.float64))  # as _epochs passes them
     out = []
-    for fn in (_kernel.binary_epochs, _kernel.binary_epochs.py_func):
+    for fn in (_kernel.binary_epochs, plain.binary_epochs):
         w, u, mistakes = np.zeros(4), np.zeros(4), np.zeros(5, dtype=np.int64)
         b, c, beta, run, n_log, status = fn(
             X, y, np.full(60, -1.0), np.arange(60), 5, w, 0.0, 1.0, True, True, False,
