@@ -17,6 +17,7 @@ CI runs the notebook tests with ``MPLBACKEND=Agg`` to prove it (tests/test_noteb
 checks the same on a small notebook). The test process itself draws with Agg.
 """
 
+import gc
 import importlib.util
 import os
 import shutil
@@ -109,6 +110,15 @@ def pytest_sessionstart(session):
     # sessionstart comes last): the servers import while the workers start and collect.
     if _SOCKETS and _OWNER:
         _SERVERS.extend(warm_kernel.start(_SOCKETS))
+
+
+def pytest_collection_finish(session):
+    # In each test process, once its tests are collected: what has been imported and collected so
+    # far (scikit-learn, numba, matplotlib, IPython, the test items) lives to the end of the run.
+    # Frozen, the garbage collector no longer walks it: not at each full collection during the
+    # tests, nor at the end, where pytest collects five times (a run's end took 2.5 s, now 1.1 s).
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_unconfigure(config):
