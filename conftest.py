@@ -94,9 +94,9 @@ def pytest_configure(config):
     # With --cov, nbval also starts coverage inside each notebook's kernel (nbval.cover) and adds
     # what the notebooks ran to the total. perclib's coverage is the unit tests' and doctests'
     # measure: every line of perclib that the notebooks ran, the tests run too (the same 33 lines
-    # missed, 99.23%, with the kernels' share and without it), and the tracer slowed every kernel,
-    # about 12 s of CPU per run. The notebooks' kernels run untraced; nbval still checks every
-    # output in strict mode.
+    # missed, 99.23%, with the kernels' share and without it), and the tracer slowed every kernel:
+    # the suite took about 6 s longer. The notebooks' kernels run untraced; nbval still checks
+    # every output in strict mode.
     import nbval.plugin
 
     for name in ("setup_coverage", "teardown_coverage"):
