@@ -211,3 +211,23 @@ def test_every_engine_returns_the_multiclass_sums_only_when_averaging():
         assert (np.count_nonzero(U) == 0 and np.count_nonzero(beta) == 0) != average
         for out in outs[1:]:
             assert np.array_equal(out[2], U) and np.array_equal(out[3], beta)
+
+
+def test_the_fast_path_refuses_to_record():
+    X, y = make_separable(20, 3, random_state=0)
+    with pytest.raises(
+        ValueError, match=r"^the fast path keeps no history; record=True uses the reference loop$"
+    ):
+        _fast.train(
+            X,
+            np.where(y > 0, 1.0, -1.0),
+            np.zeros(3),
+            0.0,
+            eta=1.0,
+            max_iter=1,
+            order="cyclic",
+            rule="margin",
+            fit_intercept=True,
+            rng=None,
+            record=[],
+        )
