@@ -951,11 +951,13 @@ def test_every_lab_has_its_proof_set():
 
 
 def test_student_pack_holds_no_solution_and_no_hidden_test(tmp_path, warm_nbgrader):
-    build, warm_env, _ = warm_nbgrader
+    build, warm_env, empty_gradebook = warm_nbgrader
     labs = sorted(FUNCTIONS)
     course = _course(tmp_path, labs)
     env = {**build.jupyter_env(tmp_path / "jupyter"), **warm_env}
-    files = build.student_pack(course, tmp_path / "pack", env=env)
+    shutil.copy(empty_gradebook, tmp_path / "gradebook.db")  # as _grade does: no alembic process
+    db = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    files = build.student_pack(course, tmp_path / "pack", env=env, db=db)
     assert sorted(p.relative_to(tmp_path / "pack").as_posix() for p in files) == [
         f"{lab}/{lab}.ipynb" for lab in labs
     ], files
