@@ -716,6 +716,13 @@ def warm_nbgrader(tmp_path_factory):
         server.wait(timeout=30)
 
 
+def _gradebook(empty, folder):
+    """A copy of the empty gradebook (warm_nbgrader) as ``folder/gradebook.db``: its URL. nbgrader
+    then finds a gradebook and starts no alembic process to make one."""
+    shutil.copy(empty, folder / "gradebook.db")
+    return f"sqlite:///{folder / 'gradebook.db'}"
+
+
 def _grade(lab, tmp, warm):
     """Build one lab, submit its whole set of submissions and autograde them (two nbgrader runs).
 
@@ -727,10 +734,9 @@ def _grade(lab, tmp, warm):
     build, warm_env, empty_gradebook = warm
     course = _course(tmp, [lab])
     env = {**build.jupyter_env(tmp / "jupyter"), **warm_env}
-    shutil.copy(empty_gradebook, tmp / "gradebook.db")
+    db = _gradebook(empty_gradebook, tmp)
     # The kernels that grade start warm, as nbval's do (../conftest.py, tools/warm_kernel.py).
     WARM.install(env["JUPYTER_DATA_DIR"])
-    db = f"sqlite:///{tmp / 'gradebook.db'}"
     assert build.generate(course, db=db, env=env) == [lab]
     source_nb = nbformat.read(course / "source" / lab / f"{lab}.ipynb", as_version=4)
     release_nb = nbformat.read(course / "release" / lab / f"{lab}.ipynb", as_version=4)
@@ -955,8 +961,7 @@ def test_student_pack_holds_no_solution_and_no_hidden_test(tmp_path, warm_nbgrad
     labs = sorted(FUNCTIONS)
     course = _course(tmp_path, labs)
     env = {**build.jupyter_env(tmp_path / "jupyter"), **warm_env}
-    shutil.copy(empty_gradebook, tmp_path / "gradebook.db")  # as _grade does: no alembic process
-    db = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    db = _gradebook(empty_gradebook, tmp_path)
     files = build.student_pack(course, tmp_path / "pack", env=env, db=db)
     assert sorted(p.relative_to(tmp_path / "pack").as_posix() for p in files) == [
         f"{lab}/{lab}.ipynb" for lab in labs
