@@ -3,10 +3,11 @@ this machine can tell without conda, Docker or the network services themselves:
 
 * environment.yml parses, names conda-forge, a Python this course supports, and installs the
   course's package (the cheap checks, run by `make test`);
-* its packages resolve against PyPI with pip (`pip install --dry-run`), and a fresh virtual
-  environment built from it (no system site-packages) imports perclib, scikit-learn and
-  JupyterLab, fits a perceptron and builds a widget. These fetch packages, about a minute with an
-  empty pip cache, so they run with PERCLIB_RELEASE_TESTS=1 (`make release`).
+* its packages resolve against PyPI (uv's `pip compile`; pip's `install --dry-run` where uv is
+  missing), and a fresh virtual environment built from it (no system site-packages) imports
+  perclib, scikit-learn and JupyterLab, fits a perceptron and builds a widget. These fetch
+  packages, about a minute with an empty pip cache, so they run with PERCLIB_RELEASE_TESTS=1
+  (`make release`).
 
 What this cannot check: a conda solve on conda-forge, and repo2docker's own build (docs/teaching.md
 lists these).
@@ -23,6 +24,11 @@ import sys
 
 import pytest
 import yaml
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ENVIRONMENT = ROOT / "environment.yml"
@@ -80,30 +86,56 @@ def test_conda_specs_become_pip_requirements():
     assert pip_requirements(env) == ["scikit-learn>=1.3", "-e", str(ROOT)]
 
 
-@slow
-def test_environment_resolves_against_pypi(tmp_path):
-    report = tmp_path / "report.json"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--dry-run",
-            "--ignore-installed",
-            "--quiet",
-            "--report",
-            str(report),
-            *pip_requirements(_environment()),
-        ],
-        capture_output=True,
-        text=True,
-    )
+def _resolve(args, folder):
+    """What an installer picks from PyPI for ``args`` (pip_requirements'), without installing:
+    ``{name: version}`` (an editable folder's version is ``"editable"``).
+
+    uv when `make` put it in the venv (``uv pip compile``, its lock file read back), as
+    install_into installs; pip's ``install --dry-run --report`` otherwise. Both resolve against
+    the same index: uv takes a second, pip ten (its resolver walks the candidates in Python).
+    """
+    uv = pathlib.Path(sys.executable).with_name("uv")
+    if uv.exists():
+        lock = folder / "pylock.toml"
+        cmd = [str(uv), "pip", "compile", "--quiet", "--python", sys.executable]
+        cmd += ["--format", "pylock.toml", "-o", str(lock), "-"]
+        lines = "\n".join(_requirement_lines(args))
+        result = subprocess.run(cmd, input=lines, capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr[-3000:]
+        packages = tomllib.loads(lock.read_text())["packages"]
+        return {_canonical(p["name"]): p.get("version", "editable") for p in packages}
+    report = folder / "report.json"
+    cmd = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet"]
+    result = subprocess.run([*cmd, "--report", str(report), *args], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-3000:]
-    chosen = {
-        i["metadata"]["name"].lower(): i["metadata"]["version"]
+    return {
+        _canonical(i["metadata"]["name"]): i["metadata"]["version"]
         for i in json.loads(report.read_text())["install"]
     }
+
+
+def _canonical(name):
+    """A distribution's name as PyPI compares them (PEP 503): jupyter_core is jupyter-core."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _requirement_lines(args):
+    """pip_requirements' arguments as the lines of a requirements file (``-e PATH`` on one)."""
+    lines, args = [], list(args)
+    while args:
+        arg = args.pop(0)
+        lines.append(f"{arg} {args.pop(0)}" if arg == "-e" else arg)
+    return lines
+
+
+def test_requirement_lines_keep_the_editable_folder_whole():
+    args = ["numpy>=1.23", "-e", str(ROOT), "jupyterlab>=4.0,<5"]
+    assert _requirement_lines(args) == ["numpy>=1.23", f"-e {ROOT}", "jupyterlab>=4.0,<5"]
+
+
+@slow
+def test_environment_resolves_against_pypi(tmp_path):
+    chosen = _resolve(pip_requirements(_environment()), tmp_path)
     print(
         f"{len(chosen)} packages; "
         + ", ".join(
