@@ -24,6 +24,7 @@ import sys
 
 import pytest
 import yaml
+from packaging.utils import canonicalize_name
 
 try:
     import tomllib
@@ -103,20 +104,15 @@ def _resolve(args, folder):
         result = subprocess.run(cmd, input=lines, capture_output=True, text=True)
         assert result.returncode == 0, result.stderr[-3000:]
         packages = tomllib.loads(lock.read_text())["packages"]
-        return {_canonical(p["name"]): p.get("version", "editable") for p in packages}
+        return {canonicalize_name(p["name"]): p.get("version", "editable") for p in packages}
     report = folder / "report.json"
     cmd = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet"]
     result = subprocess.run([*cmd, "--report", str(report), *args], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-3000:]
     return {
-        _canonical(i["metadata"]["name"]): i["metadata"]["version"]
+        canonicalize_name(i["metadata"]["name"]): i["metadata"]["version"]
         for i in json.loads(report.read_text())["install"]
     }
-
-
-def _canonical(name):
-    """A distribution's name as PyPI compares them (PEP 503): jupyter_core is jupyter-core."""
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _requirement_lines(args):

@@ -14,6 +14,7 @@ except ModuleNotFoundError:  # Python 3.10
 
 import pytest
 import yaml
+from packaging.utils import canonicalize_name
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 STUDENT_EXTRAS = ("student",)
@@ -24,7 +25,7 @@ def _split(spec):
     spec = spec.split(";")[0]
     m = re.fullmatch(r"\s*([A-Za-z0-9_.\-]+)\s*(.*?)\s*", spec)
     assert m, f"cannot read the requirement {spec!r}"
-    name = re.sub(r"[-_.]+", "-", m.group(1)).lower()
+    name = canonicalize_name(m.group(1))
     bounds = ",".join(sorted(b.replace(" ", "") for b in m.group(2).split(",") if b.strip()))
     return name, bounds
 
