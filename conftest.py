@@ -148,12 +148,24 @@ def pytest_collection_finish(session):
     gc.freeze()
 
 
+@pytest.hookimpl(trylast=True)  # after the other plugins' own clean-up: see the end
 def pytest_unconfigure(config):
     for server in _SERVERS:  # stopped by its PID; it kills the kernels it still runs
         os.kill(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
-    if not _OWNER:
-        return
+    if _OWNER:
+        _remove_shared_folders()
+    # The process ends next, and Python's shutdown runs the garbage collector over everything
+    # still alive several times while it clears the modules: over a second in each xdist worker
+    # (scikit-learn, numba's compiled loops, what a run of tests keeps), which the whole run
+    # waited for after its last test, and half a second in this process. One collection now
+    # (the garbage goes, finalizers run, as at shutdown), then everything left is frozen: the
+    # shutdown's collections no longer walk it, and it is freed as the modules are cleared.
+    gc.collect()
+    gc.freeze()
+
+
+def _remove_shared_folders():
     # PERCLIB_WARM_LOGS=<folder> keeps each server's log: one line per kernel, "warm" or "cold"
     # with the reason (a variable that a test left in os.environ, say).
     keep = os.environ.get("PERCLIB_WARM_LOGS")

@@ -8,6 +8,7 @@ import joblib
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from joblib.externals.loky import get_reusable_executor
 from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer, load_iris
 from sklearn.inspection import DecisionBoundaryDisplay
@@ -142,9 +143,14 @@ def _joblib_round_trip(clf, tmp_path):
 def test_n_jobs_2_gives_the_same_scores_as_one_job():
     X, y = _breast_cancer()
     pipe = make_pipeline(StandardScaler(), Perceptron(max_iter=5))
-    assert np.array_equal(
-        cross_val_score(pipe, X, y, cv=4, n_jobs=2), cross_val_score(pipe, X, y, cv=4, n_jobs=1)
-    )
+    try:
+        two = cross_val_score(pipe, X, y, cv=4, n_jobs=2)
+    finally:
+        # joblib keeps its two worker processes (loky's) for the next parallel call; there is
+        # none. Left running, they were only stopped as this test process exited, after its last
+        # test, where the whole run waited for them (about half a second).
+        get_reusable_executor().shutdown(wait=True, kill_workers=True)
+    assert np.array_equal(two, cross_val_score(pipe, X, y, cv=4, n_jobs=1))
 
 
 # -- plots, DataFrames, labels ---------------------------------------------------------------------
