@@ -120,10 +120,11 @@ def pytest_sessionstart(session):
 
 # Coverage's tracer is paid for by every line of Python that runs under it, perclib's or not. Two
 # kinds of work run untraced; the report is the same (99.23%, the same 33 lines missed) traced:
-# - Tests marked "untraced" (tests/test_fast.py, tests/test_oracles.py). They train the models on
-#   thousands of rows and over hundreds of seeds, through perclib's per-sample Python loops (the
-#   numpy scan, the reference loop): about 14 s of the workers' time (the whole run took 10 s
-#   longer with them traced). Every line of perclib that they run, a traced test runs too.
+# - Tests marked "untraced" (tests/test_fast.py, tests/test_oracles.py, scikit-learn's estimator
+#   checks in tests/test_sklearn_compat.py). The first two train the models on thousands of rows
+#   and over hundreds of seeds, through perclib's per-sample Python loops (the numpy scan, the
+#   reference loop): about 14 s of the workers' time (the whole run took 10 s longer with them
+#   traced). Every line of perclib that they run, a traced test runs too.
 # - matplotlib drawing a figure (Figure.savefig, the Agg canvas's draw), in every test: the widgets
 #   draw a PNG at each step. No line of perclib runs inside a draw (perclib hands matplotlib no
 #   callback, formatter or artist of its own), and the drawing took a third longer traced: about
