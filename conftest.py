@@ -80,8 +80,6 @@ _SERVERS = []
 import matplotlib  # noqa: E402  (after MPLCONFIGDIR is set: matplotlib reads it on import)
 
 matplotlib.use("Agg")
-from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
 
 
 def pytest_report_header(config):
@@ -165,11 +163,13 @@ def _drawn_untraced(draw):
     return untraced_draw
 
 
-Figure.savefig = _drawn_untraced(Figure.savefig)
-FigureCanvasAgg.draw = _drawn_untraced(FigureCanvasAgg.draw)
-
-
 def pytest_collection_finish(session):
+    # Only the processes that run tests draw (not xdist's controller, which then imports less).
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    Figure.savefig = _drawn_untraced(Figure.savefig)
+    FigureCanvasAgg.draw = _drawn_untraced(FigureCanvasAgg.draw)
     # In each test process, once its tests are collected: what has been imported and collected so
     # far (scikit-learn, numba, matplotlib, IPython, the test items) lives to the end of the run.
     # Frozen, the garbage collector no longer walks it: not at each full collection during the
