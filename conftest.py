@@ -132,10 +132,15 @@ def pytest_sessionstart(session):
 _TRACE_ALL = os.environ.get("PERCLIB_TRACE_ALL", "") not in ("", "0")
 
 
+def _tracer_to_pause():
+    """This thread's tracer (coverage's), to take away for a while; None: nothing to pause."""
+    return None if _TRACE_ALL else sys.gettrace()
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item):
-    tracer = sys.gettrace()
-    if tracer is None or _TRACE_ALL or item.get_closest_marker("untraced") is None:
+    tracer = _tracer_to_pause() if item.get_closest_marker("untraced") else None
+    if tracer is None:
         yield
         return
     sys.settrace(None)  # this thread's tracer, as coverage itself pauses it
@@ -151,8 +156,8 @@ def _drawn_untraced(draw):
     # frames it saw called) before perclib's next lines, or it files them under another frame.
     @functools.wraps(draw)
     def untraced_draw(*args, **kwargs):
-        tracer = sys.gettrace()
-        if tracer is None or _TRACE_ALL:
+        tracer = _tracer_to_pause()
+        if tracer is None:
             return draw(*args, **kwargs)
         sys.settrace(None)
         try:

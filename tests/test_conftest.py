@@ -9,6 +9,7 @@ not tested: ``PERCLIB_TRACE_ALL=1 make test`` traces everything.)
 
 import importlib.util
 import io
+import os
 import pathlib
 import sys
 
@@ -100,7 +101,7 @@ def _drawing_files(trace_all, root, monkeypatch):
         after = sys.gettrace()
     finally:
         sys.settrace(before)
-    return {f for f in called if f"{pathlib.os.sep}matplotlib{pathlib.os.sep}" in f}, after
+    return {f for f in called if f"{os.sep}matplotlib{os.sep}" in f}, after
 
 
 def test_a_figure_is_drawn_without_the_tracer_which_comes_back_after(root, monkeypatch):
