@@ -43,29 +43,11 @@ PIP_INSTALL  := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 # downloads, a shared cache): a first `make test` spends about 15 s installing instead of 90 s.
 # Where uv cannot be installed, pip does the work.
 UV_INSTALL   := $(BIN)/uv pip install --quiet --python $(BIN)/python
-# The test set is compiled to bytecode once installed, on every core at once: otherwise the first
-# `make test` compiles each module when the first process imports it, on the workers' time. Not
-# what the test processes do not import (NOT_IMPORTED; found by a run of `make test` that started
-# with no bytecode and compiled what it imported): the packages' own tests (a third of the files)
-# and 1,600 of the other 6,800 files: pip (uv installs); the pytest plugins hypothesis, xdist,
-# anyio and nbval, whose modules pytest compiles itself, with their asserts rewritten; IPython's
-# terminal (prompt_toolkit, jedi, parso, wcwidth: a kernel has none); matplotlib's font tools (5 of
-# their 350 modules are imported); JupyterLab's server side. A module left out that a process
-# imports is compiled then, as any module was before this step.
-# With uv's --compile-bytecode (every file), the test set took 14 s to install on a 2-core machine;
-# installing it, then this, take 4 s + 6 s. A file that does not compile is left to Python (as uv
-# leaves it). Only the test set's: the student set has its 650 MB budget, and the handouts' and
-# the release's sets are each imported by one process at a time, which writes what it compiles
-# (compileall walked the whole venv again for each: 6 s of CI's set-up).
-NOT_IMPORTED_PACKAGES := pip hypothesis xdist anyio nbval prompt_toolkit jedi parso wcwidth \
-	fontTools jupyterlab jupyterlab_server jupyter_lsp jupyter_builder babel json5 httpx httpcore \
-	h11 websocket pexpect
-space := $(subst ,, )
-NOT_IMPORTED := /site-packages/.*/tests?/|/site-packages/($(subst $(space),|,$(strip \
-	$(NOT_IMPORTED_PACKAGES))))/
-PYC := $(BIN)/python -c "import compileall, re, sysconfig; compileall.compile_dir(\
-	sysconfig.get_paths()['purelib'], quiet=1, workers=0, rx=re.compile('$(NOT_IMPORTED)'))"
-BYTECODE = $(if $(filter $(TEST_ENV),$@),$(PYC),:)
+# Nothing is compiled to bytecode at install (uv's default; pip's --no-compile): each module is
+# compiled by the first process that imports it, and only what some process imports is (3,369 of
+# the test set's 9,612 files). Compiling the test set at install (compileall, on every core, the
+# packages' own tests left out) ran beside numba's compile and slowed it: on fresh clones of a
+# 2-core machine, the set-up took 27.5 s with it and 18.1 s without, the tests 103 s and 104 s.
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -79,13 +61,11 @@ $(FAST_ENV): pyproject.toml tools/compile_requirements.py | $(BIN)/python
 	if [ -x $(BIN)/uv ] && reqs=$$($(BIN)/python tools/compile_requirements.py); then \
 	$(UV_INSTALL) $$reqs; \
 	else $(PIP_INSTALL) -e ".[fast]"; fi
-	$(PYC)
 	touch $@
 
 $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
 	if [ -x $(BIN)/uv ]; then $(UV_INSTALL) -e ".[$(subst +,$(comma),$*)]"; \
 	else $(PIP_INSTALL) -e ".[$(subst +,$(comma),$*)]"; fi
-	$(BYTECODE)
 	touch $@
 comma := ,
 
@@ -105,7 +85,8 @@ lab: $(STUDENT_ENV)  ## open the course in JupyterLab (installs the student set 
 	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_FLAG) $(LAB_ARGS)
 
 # numba and the numeric set first; then numba compiles while the rest of the test set installs
-# (two jobs at once: the compile only reads the venv, one installer writes it) and ruff checks.
+# (two jobs at once: the compile imports only the fast set, which the installer leaves as it is)
+# and ruff checks.
 test: $(FAST_ENV)  ## unit tests, doctests and nbval (strict) over notebooks and labs, coverage >= 95%
 	@$(MAKE) --no-print-directory -j2 test-setup
 	$(BIN)/python -m pytest $(XDIST) $(PYTEST_COV)
