@@ -41,17 +41,21 @@ unexport PYTHONDONTWRITEBYTECODE
 PIP_INSTALL  := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile
 # uv (from PyPI, into the venv) installs the same packages as pip, several times faster (parallel
 # downloads, a shared cache): a first `make test` spends about 15 s installing instead of 90 s.
-# Where uv cannot be installed, pip does the work.
-UV_INSTALL   := $(BIN)/uv pip install --quiet --python $(BIN)/python
+# Where uv cannot be installed, pip does the work. uv installs pip too, with each set, for the
+# user's own `pip install`: the venv is made without it (below).
+UV_INSTALL   := $(BIN)/uv pip install --quiet --python $(BIN)/python pip
 # Nothing is compiled to bytecode at install (uv's default; pip's --no-compile): each module is
 # compiled by the first process that imports it, and only what some process imports is (3,369 of
 # the test set's 9,612 files). Compiling the test set at install (compileall, on every core, the
 # packages' own tests left out) ran beside numba's compile and slowed it: on fresh clones of a
 # 2-core machine, the set-up took 27.5 s with it and 18.1 s without, the tests 103 s and 104 s.
 
+# The venv without pip, then uv installed by the pip wheel that Python ships (tools/get_uv.py):
+# `python3 -m venv` first installs that pip into the venv, 2 s of a first run. Where that fails
+# (no wheel, say), the venv is made again the usual way, with pip, which then installs uv.
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	-$(PIP_INSTALL) uv
+	$(PYTHON) -m venv --without-pip $(VENV) && $(BIN)/python tools/get_uv.py || { \
+	rm -rf $(VENV); $(PYTHON) -m venv $(VENV) && { $(PIP_INSTALL) uv || :; }; }
 
 # The "fast" set, as `make test` installs it first: numba and the numeric packages that compiling
 # the loops imports, with pyproject.toml's bounds (tools/compile_requirements.py), and not perclib:
