@@ -8,6 +8,9 @@ JOBS   ?= auto
 LAB_ARGS ?=
 # Jupyter refuses to run as root without this flag.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
+# pytest from the venv; first of its plugins, tools/lazy_rfc3987.py (0.7 s of each test process's
+# start, otherwise). `python -m` puts this folder on sys.path, where `tools` is found.
+PYTEST := $(BIN)/python -m pytest -p tools.lazy_rfc3987
 PYTEST_COV := --cov=perclib --cov-report=term-missing:skip-covered --cov-fail-under=95
 # nbval needs every cell of a notebook on one worker: --dist loadscope (nbval's README).
 # The scopes go out in collection order, the longest first (_FIRST in conftest.py).
@@ -93,14 +96,14 @@ lab: $(STUDENT_ENV)  ## open the course in JupyterLab (installs the student set 
 # and ruff checks.
 test: $(FAST_ENV)  ## unit tests, doctests and nbval (strict) over notebooks and labs, coverage >= 95%
 	@$(MAKE) --no-print-directory -j2 test-setup
-	$(BIN)/python -m pytest $(XDIST) $(PYTEST_COV)
+	$(PYTEST) $(XDIST) $(PYTEST_COV)
 
 .PHONY: test-setup
 test-setup: $(TEST_ENV) $(COMPILED) $(TEST_LINT)
 	@:
 
 quick: $(TEST_ENV) $(COMPILED)  ## unit tests and doctests only: no Jupyter kernels (no nbval, no lab grading)
-	$(BIN)/python -m pytest $(XDIST) tests perclib --ignore=tests/test_labs.py --ignore=tests/test_notebook_env.py
+	$(PYTEST) $(XDIST) tests perclib --ignore=tests/test_labs.py --ignore=tests/test_notebook_env.py
 
 lint: $(TEST_ENV)  ## ruff: lint and format check (make test runs it first)
 	$(BIN)/ruff check $(LINT_PATHS)
@@ -138,7 +141,7 @@ handouts: $(HANDOUTS)/index.html  ## offline HTML site, a PDF and reveal.js slid
 # warm servers (../conftest.py) would serve none of them, so none are started.
 test-browser: $(HANDOUTS)/index.html  ## JupyterLab and headless chromium: Stepper, handout page
 	tools/ensure_chromium.sh
-	PERCLIB_WARM_SERVERS=0 PERCLIB_BROWSER_TESTS=1 $(BIN)/python -m pytest tests/browser -v --durations=0
+	PERCLIB_WARM_SERVERS=0 PERCLIB_BROWSER_TESTS=1 $(PYTEST) tests/browser -v --durations=0
 
 # CI (.ci/run) installs every set first, one after the other (they share .venv), then runs
 # make test, make test-browser and make release side by side. The "fast" set comes first; then
@@ -201,4 +204,4 @@ release: $(RELEASE_ENV)  ## wheel and sdist into dist/, twine check, fresh-venv 
 	rm -rf dist
 	$(BIN)/python -m build $$([ -x $(BIN)/uv ] && echo --installer=uv) --outdir dist .
 	$(BIN)/python -m twine check --strict dist/*
-	PERCLIB_WARM_SERVERS=0 PERCLIB_RELEASE_TESTS=1 PERCLIB_DIST=dist $(BIN)/python -m pytest tests/test_release.py tests/test_binder.py -v -p no:randomly -n 2
+	PERCLIB_WARM_SERVERS=0 PERCLIB_RELEASE_TESTS=1 PERCLIB_DIST=dist $(PYTEST) tests/test_release.py tests/test_binder.py -v -p no:randomly -n 2

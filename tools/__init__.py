@@ -1,0 +1,2 @@
+"""The course's build and test tools: scripts run by the Makefile, and tools.lazy_rfc3987, a pytest
+plugin (``-p tools.lazy_rfc3987``). A package, so that no installed ``tools`` module hides them."""
