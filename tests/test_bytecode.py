@@ -1,14 +1,10 @@
 """tools/bytecode.py: the installed packages' folders it compiles, their tests left out."""
 
-import importlib.util
 import pathlib
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("bytecode", ROOT / "tools" / "bytecode.py")
-B = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(B)
+from tools import bytecode as B
 
 
 def test_the_folders_of_installed_packages_and_not_of_missing_ones():

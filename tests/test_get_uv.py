@@ -1,12 +1,6 @@
 """tools/get_uv.py: the pip wheel that installs uv into a venv made without pip."""
 
-import importlib.util
-import pathlib
-
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("get_uv", ROOT / "tools" / "get_uv.py")
-G = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(G)
+from tools import get_uv as G
 
 
 def _touch(folder, *names):
