@@ -1,12 +1,25 @@
-"""Pieces every widget uses: a square view around the data, the status line, the figure's image."""
+"""What the widgets share: the figure and its fast redraws, the artists of a boundary, the controls
+of a stepper, the status line and the tables, and showing the widget."""
 
 import html
+import io
+import numbers
 
 import ipywidgets as W
 import numpy as np
+import PIL.Image
 import traitlets
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
-from ..plotting.core import OKABE_ITO
+from ..plotting.core import OKABE_ITO, boundary_segment, halfplanes
+from .slider import IntSlider
+
+
+def check_number(value, name):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite number; got {value!r}.")
+    return float(value)
 
 
 def square_view(ax, points, *, scale, min_half=0.0, pad=0.3):
@@ -33,6 +46,180 @@ def status_html(message):
         if message
         else ""
     )
+
+
+def html_table(head, rows, *, caption=None, background=None, padding="10px"):
+    """A monospace HTML table: the ``head`` row, then ``rows`` (each a list of cell strings),
+    every cell escaped; ``background`` colours the rows below the head."""
+    cell = f"padding:2px {padding};text-align:center;border:1px solid #ddd"
+    tr = "<tr>" if background is None else f"<tr style='background:{background}'>"
+    body = "".join(
+        tr + "".join(f"<td style='{cell}'>{html.escape(c)}</td>" for c in row) + "</tr>"
+        for row in rows
+    )
+    caption = (
+        f"<caption style='text-align:left'>{html.escape(caption)}</caption>" if caption else ""
+    )
+    return (
+        f"<table style='border-collapse:collapse;font-family:monospace'>{caption}<tr>"
+        + "".join(f"<th style='{cell}'>{html.escape(h)}</th>" for h in head)
+        + f"</tr>{body}</table>"
+    )
+
+
+def new_figure(figsize):
+    """A white figure drawn by Agg at 80 dots per inch, outside pyplot (the widget shows PNGs)."""
+    fig = Figure(figsize=figsize, dpi=80, facecolor="white")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def png(fig):
+    """The whole figure, drawn afresh, as PNG bytes."""
+    buf = io.BytesIO()
+    fig.canvas.print_png(buf)
+    return buf.getvalue()
+
+
+class _Blit:
+    """Fast PNG redraws of a figure in which only a few artists change (blitting).
+
+    The axes, ticks and legend are drawn once into a background; each redraw restores it, draws
+    only the changing artists (marked animated, in z-order) and encodes the canvas as a PNG.
+    """
+
+    def __init__(self, fig, dynamic):
+        self.fig = fig
+        self.dynamic = sorted(dynamic, key=lambda a: a.get_zorder())
+        for artist in self.dynamic:
+            artist.set_animated(True)
+        self.background = None
+
+    def png(self):
+        canvas = self.fig.canvas
+        if self.background is None:
+            canvas.draw()
+            self.background = canvas.copy_from_bbox(self.fig.bbox)
+        canvas.restore_region(self.background)
+        for artist in self.dynamic:
+            self.fig.draw_artist(artist)
+        buf = io.BytesIO()
+        PIL.Image.fromarray(np.asarray(canvas.buffer_rgba())).save(
+            buf, format="png", compress_level=1
+        )
+        return buf.getvalue()
+
+
+def ring(ax, *, color, size, width, zorder, label):
+    """An empty line of hollow circles, to ring points (``set_data`` places them)."""
+    (line,) = ax.plot(
+        [],
+        [],
+        linestyle="none",
+        marker="o",
+        markersize=size,
+        markerfacecolor="none",
+        markeredgecolor=color,
+        markeredgewidth=width,
+        zorder=zorder,
+        label=label,
+    )
+    return line
+
+
+class _BoundaryArtists:
+    """A boundary that moves: the half-planes shaded (``pos_patch``, ``neg_patch``), a line and w
+    as an arrow (``w_arrow``) labelled ``w_label``, in the view ``xlim`` x ``ylim``."""
+
+    def _add_boundary(self, ax, label):
+        """Make the artists; return the line (drawn by ``_move_boundary``)."""
+        self.pos_patch, self.neg_patch = (
+            ax.fill([0, 0, 0], [0, 0, 0], color=OKABE_ITO[c], alpha=0.12, linewidth=0, zorder=0)[0]
+            for c in ("blue", "vermillion")
+        )
+        (line,) = ax.plot([], [], color=OKABE_ITO["black"], linewidth=2.2, zorder=2, label=label)
+        self.w_arrow = ax.annotate(
+            "",
+            xy=(0, 0),
+            xytext=(0, 0),
+            zorder=5,
+            arrowprops={"arrowstyle": "-|>", "color": OKABE_ITO["black"], "linewidth": 2},
+        )
+        self.w_label = ax.text(
+            0, 0, "w", ha="center", va="center", zorder=5, fontstyle="italic", fontsize=12
+        )
+        return line
+
+    def _set_line(self, line, w, b):
+        """Put ``line`` on w.x + b = 0; return its ends, or None when it is not in the view."""
+        seg = boundary_segment(w, b, self.xlim, self.ylim) if np.any(w != 0) else None
+        if seg is None:
+            line.set_data([], [])
+        else:
+            line.set_data(seg[:, 0], seg[:, 1])
+        return seg
+
+    def _move_boundary(self, line, w, b):
+        """Move ``line``, the half-planes and the arrow to the boundary w.x + b = 0."""
+        seg = self._set_line(line, w, b)
+        pos, neg = halfplanes(w, b, self.xlim, self.ylim)
+        for patch, poly in ((self.pos_patch, pos), (self.neg_patch, neg)):
+            patch.set_visible(poly is not None)
+            if poly is not None:
+                patch.set_xy(poly)
+        self.w_arrow.set_visible(seg is not None)
+        self.w_label.set_visible(seg is not None)
+        if seg is not None:
+            mid = seg.mean(axis=0)
+            d = w / np.linalg.norm(w) * 0.18 * (self.xlim[1] - self.xlim[0])
+            self.w_arrow.xy = tuple(mid + d)
+            self.w_arrow.set_position(tuple(mid))
+            self.w_label.set_position(tuple(mid + 1.15 * d))
+
+
+class _Widget:
+    """A widget shown as its ``box``; ``render`` gives its figure as PNG bytes."""
+
+    _blit = None  # a _Blit, in a widget that redraws only the artists that change
+
+    def render(self):
+        """The figure as PNG bytes (what ``image`` shows)."""
+        return png(self.fig) if self._blit is None else self._blit.png()
+
+    def display(self):
+        """Show the widget (a notebook cell may also just end with it)."""
+        from IPython.display import display
+
+        display(self.box)
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.box._repr_mimebundle_(**kwargs)
+
+
+class _StepWidget(_Widget):
+    """A widget that walks through steps: a step slider, a play button and previous/next."""
+
+    def _build_navigation(self):
+        """Make the controls; return them in the order they are shown."""
+        self.slider = IntSlider(
+            value=0, min=0, max=0, description="step", layout=W.Layout(width="420px")
+        )
+        self.play = W.Play(value=0, min=0, max=0, interval=700, description="play")
+        self._link = W.link((self.play, "value"), (self.slider, "value"))
+        self.play_button = play_button(self.play)
+        self.prev_button = W.Button(description="◀ previous", layout=W.Layout(width="110px"))
+        self.next_button = W.Button(description="next ▶", layout=W.Layout(width="110px"))
+        self.prev_button.on_click(lambda _: self.go(-1))
+        self.next_button.on_click(lambda _: self.go(+1))
+        return [self.play_button, self.play, self.prev_button, self.slider, self.next_button]
+
+    def _on_step(self, change):
+        if not self._busy:
+            self.update()
+
+    def go(self, delta):
+        """Move the slider ``delta`` places (clamped to its ends)."""
+        self.slider.value = int(np.clip(self.slider.value + delta, 0, self.slider.max))
 
 
 class _Figure(W.Image):

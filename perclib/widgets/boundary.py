@@ -19,27 +19,25 @@ adds 0 to the loss. So a loss of 0 does not always mean no mistakes (try w = 0, 
 
 from __future__ import annotations
 
-import numbers
-
 import ipywidgets as W
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from .. import _validation as V
-from ..plotting.core import OKABE_ITO, boundary_segment, halfplanes, plot_data
-from ._common import figure_image, square_view
+from ..plotting.core import OKABE_ITO, plot_data
+from ._common import (
+    _Blit,
+    _BoundaryArtists,
+    _Widget,
+    check_number,
+    figure_image,
+    new_figure,
+    ring,
+    square_view,
+)
 from .slider import FloatSlider
-from .stepper import _Blit
 
 
-def _check_number(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
-        raise ValueError(f"{name} must be a finite number; got {value!r}.")
-    return float(value)
-
-
-class BoundaryExplorer:
+class BoundaryExplorer(_BoundaryArtists, _Widget):
     """Move the boundary w.x + b = 0 by hand and watch the mistakes and the perceptron loss.
 
     Parameters
@@ -73,7 +71,7 @@ class BoundaryExplorer:
         classes = V.binary_classes(y, "BoundaryExplorer")
         self.X = X.copy()
         self.y_signed = V.encode_binary(y, classes)
-        w1, w2, b = (_check_number(v, n) for v, n in ((w1, "w1"), (w2, "w2"), (b, "b")))
+        w1, w2, b = (check_number(v, n) for v, n in ((w1, "w1"), (w2, "w2"), (b, "b")))
         self._build_controls(w1, w2, b)
         self._build_figure(y)
         self.update()
@@ -102,43 +100,15 @@ class BoundaryExplorer:
         self.box.add_class("perclib-boundary")
 
     def _build_figure(self, y):
-        self.fig = Figure(figsize=(6.2, 4.8), dpi=80, facecolor="white")
-        FigureCanvasAgg(self.fig)
+        self.fig = new_figure((6.2, 4.8))
         self.ax = ax = self.fig.add_subplot()
         self.fig.subplots_adjust(left=0.1, right=0.7, top=0.92, bottom=0.11)
         plot_data(self.X, y, ax)
         self.xlim, self.ylim = square_view(ax, self.X, scale=1.25, min_half=0.5)
         points = list(ax.collections)
-        self.pos_patch = ax.fill(
-            [0, 0, 0], [0, 0, 0], color=OKABE_ITO["blue"], alpha=0.12, linewidth=0, zorder=0
-        )[0]
-        self.neg_patch = ax.fill(
-            [0, 0, 0], [0, 0, 0], color=OKABE_ITO["vermillion"], alpha=0.12, linewidth=0, zorder=0
-        )[0]
-        (self.line,) = ax.plot(
-            [], [], color=OKABE_ITO["black"], linewidth=2.2, zorder=2, label="$w\\cdot x+b=0$"
-        )
-        (self.rings,) = ax.plot(
-            [],
-            [],
-            linestyle="none",
-            marker="o",
-            markersize=20,
-            markerfacecolor="none",
-            markeredgecolor=OKABE_ITO["orange"],
-            markeredgewidth=2.2,
-            zorder=4,
-            label="misclassified",
-        )
-        self.w_arrow = ax.annotate(
-            "",
-            xy=(0, 0),
-            xytext=(0, 0),
-            zorder=5,
-            arrowprops={"arrowstyle": "-|>", "color": OKABE_ITO["black"], "linewidth": 2},
-        )
-        self.w_label = ax.text(
-            0, 0, "w", ha="center", va="center", zorder=5, fontstyle="italic", fontsize=12
+        self.line = self._add_boundary(ax, "$w\\cdot x+b=0$")
+        self.rings = ring(
+            ax, color=OKABE_ITO["orange"], size=20, width=2.2, zorder=4, label="misclassified"
         )
         ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=9, frameon=False)
         self._blit = _Blit(
@@ -182,37 +152,6 @@ class BoundaryExplorer:
         self.image.value = self.render()
 
     def _draw(self):
-        w, b = self.state["w"], self.state["b"]
-        seg = boundary_segment(w, b, self.xlim, self.ylim) if np.any(w != 0) else None
-        if seg is None:
-            self.line.set_data([], [])
-        else:
-            self.line.set_data(seg[:, 0], seg[:, 1])
-        pos, neg = halfplanes(w, b, self.xlim, self.ylim)
-        for patch, poly in ((self.pos_patch, pos), (self.neg_patch, neg)):
-            patch.set_visible(poly is not None)
-            if poly is not None:
-                patch.set_xy(poly)
+        self._move_boundary(self.line, self.state["w"], self.state["b"])
         wrong = self.state["misclassified"]
         self.rings.set_data(self.X[wrong, 0], self.X[wrong, 1])
-        self.w_arrow.set_visible(seg is not None)
-        self.w_label.set_visible(seg is not None)
-        if seg is not None:
-            mid = seg.mean(axis=0)
-            d = w / np.linalg.norm(w) * 0.18 * (self.xlim[1] - self.xlim[0])
-            self.w_arrow.xy = tuple(mid + d)
-            self.w_arrow.set_position(tuple(mid))
-            self.w_label.set_position(tuple(mid + 1.15 * d))
-
-    def render(self):
-        """The figure as PNG bytes (what the ``image`` shows)."""
-        return self._blit.png()
-
-    def display(self):
-        """Show the widget (a notebook cell may also just end with it)."""
-        from IPython.display import display
-
-        display(self.box)
-
-    def _repr_mimebundle_(self, **kwargs):
-        return self.box._repr_mimebundle_(**kwargs)

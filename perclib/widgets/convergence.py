@@ -7,13 +7,10 @@ The logic lives in :meth:`MarginExplorer.update`, which tests call headlessly: s
 
 from __future__ import annotations
 
-import io
 import warnings
 
 import ipywidgets as W
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from .. import _accel
 from .. import _validation as V
@@ -23,18 +20,11 @@ from ..perceptron import Perceptron
 from ..plotting.convergence import plot_margin_band
 from ..plotting.core import OKABE_ITO, plot_data, plot_decision_boundary
 from ..theory import max_margin, radius
-from ._common import figure_image
+from ._common import _Widget, figure_image, new_figure
 from .slider import FloatSlider, IntSlider
 
 
-def _png(fig):
-    """The figure as PNG bytes."""
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=fig.dpi, facecolor="white")
-    return buf.getvalue()
-
-
-class MarginExplorer:
+class MarginExplorer(_Widget):
     """Slide the margin of the data; watch the perceptron's updates stay under (R / gamma*)^2.
 
     Each change draws a fresh separable data set, trains :class:`perclib.Perceptron` from w = 0, and
@@ -97,8 +87,7 @@ class MarginExplorer:
             "(dot) below it."
         )
         self.summary = W.HTML()
-        self.fig = Figure(figsize=(10, 5.2), dpi=80, facecolor="white")
-        FigureCanvasAgg(self.fig)
+        self.fig = new_figure((10, 5.2))
         self.ax_data, self.ax_bound = self.fig.subplots(1, 2)
         self.fig.subplots_adjust(bottom=0.27)
         self.state = {"seen": []}
@@ -152,7 +141,7 @@ class MarginExplorer:
             f"the perceptron made <b>{clf.n_updates_}</b> updates "
             f"({100 * self.state['ratio']:.1f} % of the bound)."
         )
-        self.image.value = _png(self.fig)
+        self.image.value = self.render()
         return self.state
 
     def _draw(self, X, y):
@@ -212,12 +201,3 @@ class MarginExplorer:
         ax.set_ylabel("updates")
         ax.set_title("updates never exceed the bound")
         ax.legend(loc="upper right", fontsize=7)
-
-    def display(self):
-        """Show the widget (a notebook cell may also just end with it)."""
-        from IPython.display import display
-
-        display(self.box)
-
-    def _repr_mimebundle_(self, **kwargs):
-        return self.box._repr_mimebundle_(**kwargs)

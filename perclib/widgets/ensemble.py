@@ -14,15 +14,11 @@ The logic lives in plain methods, so tests drive it without a browser::
 
 from __future__ import annotations
 
-import html
-import io
 import numbers
 import warnings
 
 import ipywidgets as W
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from .. import _accel
 from .. import _validation as V
@@ -33,7 +29,7 @@ from ..perceptron import Perceptron
 from ..plotting.evaluation import METHOD_STYLES, plot_boundaries
 from ..pocket import PocketPerceptron
 from ..voted import VotedPerceptron
-from ._common import figure_image
+from ._common import _Widget, figure_image, html_table, new_figure
 from .slider import FloatSlider, IntSlider
 
 _MAX_NOISE = 0.4
@@ -45,7 +41,7 @@ def _check_int(value, name, minimum):
     return int(value)
 
 
-class EnsembleExplorer:
+class EnsembleExplorer(_Widget):
     """Sliders for epochs and label noise; the last, voted, averaged and pocket boundaries side by
     side.
 
@@ -130,8 +126,7 @@ class EnsembleExplorer:
         )
         self.box = W.VBox([W.HBox([self.epochs, self.noise]), self.table, self.image])
         self.box.add_class("perclib-ensemble")
-        self.fig = Figure(figsize=(7.2, 4.6), dpi=80, facecolor="white")
-        FigureCanvasAgg(self.fig)
+        self.fig = new_figure((7.2, 4.6))
         self.ax = self.fig.add_subplot()
         self.fig.subplots_adjust(left=0.08, right=0.7, top=0.92, bottom=0.11)
         self.update()
@@ -197,35 +192,15 @@ class EnsembleExplorer:
             f"{self.state['epochs']} epoch(s), noise {self.state['noise']:.2f}", fontsize=11
         )
 
-    def render(self):
-        """The figure as PNG bytes (what ``image`` shows)."""
-        buf = io.BytesIO()
-        self.fig.canvas.print_png(buf)
-        return buf.getvalue()
-
     def _table_html(self):
-        cell = "padding:2px 10px;text-align:center;border:1px solid #ddd"
-        head = "".join(
-            f"<th style='{cell}'>{h}</th>"
-            for h in ("answer", "training error", "test error", "vectors kept")
-        )
-        rows = "".join(
-            f"<tr><td style='{cell}'>{html.escape(METHOD_STYLES[m]['label'])}</td>"
-            f"<td style='{cell}'>{self.state['train_error'][m]:.3f}</td>"
-            f"<td style='{cell}'>{self.state['test_error'][m]:.3f}</td>"
-            f"<td style='{cell}'>{self.state['n_vectors'][m]}</td></tr>"
+        st = self.state
+        rows = [
+            [
+                METHOD_STYLES[m]["label"],
+                f"{st['train_error'][m]:.3f}",
+                f"{st['test_error'][m]:.3f}",
+                str(st["n_vectors"][m]),
+            ]
             for m in METHODS
-        )
-        return (
-            f"<table style='border-collapse:collapse;font-family:monospace'>"
-            f"<tr>{head}</tr>{rows}</table>"
-        )
-
-    def display(self):
-        """Show the widget (a notebook cell may also just end with it)."""
-        from IPython.display import display
-
-        display(self.box)
-
-    def _repr_mimebundle_(self, **kwargs):
-        return self.box._repr_mimebundle_(**kwargs)
+        ]
+        return html_table(("answer", "training error", "test error", "vectors kept"), rows)

@@ -9,20 +9,17 @@ from __future__ import annotations
 
 import ipywidgets as W
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from .. import _validation as V
 from ..datasets import make_noisy
 from ..losses import LOSSES, loss_value
 from ..plotting.core import OKABE_ITO, plot_data, plot_decision_boundary
 from ..sgd import SGD_ORDERS, LinearSGD
-from ._common import figure_image, play_button
-from .convergence import _png
+from ._common import _Widget, figure_image, new_figure, play_button
 from .slider import FloatLogSlider, IntSlider
 
 
-class SGDExplorer:
+class SGDExplorer(_Widget):
     """SGD on a linear model, one step at a time, for the perceptron, hinge or logistic loss.
 
     Parameters
@@ -91,8 +88,7 @@ class SGDExplorer:
             "step ringed. Right: the mean loss and the 0-1 error against the SGD step."
         )
         self.summary = W.HTML()
-        self.fig = Figure(figsize=(10, 5.2), dpi=80, facecolor="white")
-        FigureCanvasAgg(self.fig)
+        self.fig = new_figure((10, 5.2))
         self.ax_data, self.ax_loss = self.fig.subplots(1, 2)
         self.fig.subplots_adjust(bottom=0.27)
         self.state = {}
@@ -159,7 +155,7 @@ class SGDExplorer:
             f"b = {st['b']:.3f}; mean {st['loss']} loss {st['objective']:.4f}, "
             f"training error {st['error']:.3f}"
         )
-        self.image.value = _png(self.fig)
+        self.image.value = self.render()
         return self.state
 
     def _draw_curves(self):
@@ -213,12 +209,3 @@ class SGDExplorer:
             )
         ax.set_title(f"{st['loss']} loss, η = {st['eta']:.3g}, step {k}")
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize=7)
-
-    def display(self):
-        """Show the widget (a notebook cell may also just end with it)."""
-        from IPython.display import display
-
-        display(self.box)
-
-    def _repr_mimebundle_(self, **kwargs):
-        return self.box._repr_mimebundle_(**kwargs)

@@ -17,24 +17,27 @@ The logic lives in plain methods, so tests drive it without a browser::
 
 from __future__ import annotations
 
-import html
-import io
 import warnings
 
 import ipywidgets as W
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from .. import _validation as V
 from ..datasets import make_blobs3
 from ..multiclass import MulticlassPerceptron
 from ..plotting.core import CLASS_COLORS, OKABE_ITO, plot_classes
-from ._common import figure_image, play_button, square_view, status_html
-from .slider import IntSlider
+from ._common import (
+    _StepWidget,
+    figure_image,
+    html_table,
+    new_figure,
+    ring,
+    square_view,
+    status_html,
+)
 
 
-class MulticlassStepper:
+class MulticlassStepper(_StepWidget):
     """Walk through a multi-class perceptron fit one visited example (or one update) at a time.
 
     Parameters
@@ -122,16 +125,6 @@ class MulticlassStepper:
 
     # -- building -------------------------------------------------------------------------------
     def _build_controls(self, updates_only):
-        self.slider = IntSlider(
-            value=0, min=0, max=0, description="step", layout=W.Layout(width="420px")
-        )
-        self.play = W.Play(value=0, min=0, max=0, interval=700, description="play")
-        self._link = W.link((self.play, "value"), (self.slider, "value"))
-        self.play_button = play_button(self.play)
-        self.prev_button = W.Button(description="◀ previous", layout=W.Layout(width="110px"))
-        self.next_button = W.Button(description="next ▶", layout=W.Layout(width="110px"))
-        self.prev_button.on_click(lambda _: self.go(-1))
-        self.next_button.on_click(lambda _: self.go(+1))
         self.updates_only = W.Checkbox(value=updates_only, description="updates only", indent=False)
         self.table = W.HTML()
         self.status = W.HTML()
@@ -140,22 +133,12 @@ class MulticlassStepper:
             "the origin, and the visited example; the table gives every class's score and the "
             "update."
         )
-        nav = W.HBox(
-            [
-                self.play_button,
-                self.play,
-                self.prev_button,
-                self.slider,
-                self.next_button,
-                self.updates_only,
-            ]
-        )
+        nav = W.HBox([*self._build_navigation(), self.updates_only])
         self.box = W.VBox([nav, self.table, self.status, self.image])
         self.box.add_class("perclib-multiclass-stepper")
 
     def _build_figure(self):
-        self.fig = Figure(figsize=(6.8, 4.8), dpi=80, facecolor="white")
-        FigureCanvasAgg(self.fig)
+        self.fig = new_figure((6.8, 4.8))
         self.ax = self.fig.add_subplot()
         self.fig.subplots_adjust(left=0.1, right=0.72, top=0.9, bottom=0.11)
         plot_classes(self.X, self.y, self.ax)
@@ -166,17 +149,8 @@ class MulticlassStepper:
         )
         self._grid = (gx, gy)
         self._regions = None
-        (self.marker,) = self.ax.plot(
-            [],
-            [],
-            linestyle="none",
-            marker="o",
-            markersize=20,
-            markerfacecolor="none",
-            markeredgecolor=OKABE_ITO["black"],
-            markeredgewidth=2.5,
-            zorder=5,
-            label="the current x",
+        self.marker = ring(
+            self.ax, color=OKABE_ITO["black"], size=20, width=2.5, zorder=5, label="the current x"
         )
         self.arrows = []
         for k, c in enumerate(self.classes):
@@ -222,18 +196,10 @@ class MulticlassStepper:
     def _set_range(self):
         self._move(self.slider.value)
 
-    def _on_step(self, change):
-        if not self._busy:
-            self.update()
-
     def _on_mode(self, change):
         # keep the same place in the run: the last position at or before the step shown
         step = self.state["step"]
         self._move(max([p for p, k in enumerate(self._positions()) if k <= step], default=0))
-
-    def go(self, delta):
-        """Move ``delta`` positions (clamped to the first and last)."""
-        self.slider.value = int(np.clip(self.slider.value + delta, 0, self.slider.max))
 
     # -- drawing --------------------------------------------------------------------------------
     def update(self):
@@ -295,15 +261,8 @@ class MulticlassStepper:
             f"step {st['step'] + 1}/{st['n_steps']} · epoch {st['epoch']} · {verb}", fontsize=10
         )
 
-    def render(self):
-        """The figure as PNG bytes (what ``image`` shows)."""
-        buf = io.BytesIO()
-        self.fig.canvas.print_png(buf)
-        return buf.getvalue()
-
     def _table_html(self):
         st = self.state
-        cell = "padding:2px 8px;text-align:center;border:1px solid #ddd"
         heads = (
             ["epoch", "x", "true class"]
             + [f"score {c}" for c in self.classes]
@@ -315,19 +274,4 @@ class MulticlassStepper:
             + [str(st["y_hat"]), "yes" if st["updated"] else "no"]
         )
         colour = "#fbe3d6" if st["updated"] else "#ffffff"
-        head = "".join(f"<th style='{cell}'>{html.escape(h)}</th>" for h in heads)
-        row = "".join(f"<td style='{cell}'>{html.escape(c)}</td>" for c in cells)
-        return (
-            f"<table style='border-collapse:collapse;font-family:monospace'><tr>{head}</tr>"
-            f"<tr style='background:{colour}'>{row}</tr></table>"
-        )
-
-    # -- display --------------------------------------------------------------------------------
-    def display(self):
-        """Show the widget (a notebook cell may also just end with it)."""
-        from IPython.display import display
-
-        display(self.box)
-
-    def _repr_mimebundle_(self, **kwargs):
-        return self.box._repr_mimebundle_(**kwargs)
+        return html_table(heads, [cells], background=colour, padding="8px")

@@ -21,26 +21,30 @@ The logic lives in plain methods, so tests drive it without a browser::
 
 from __future__ import annotations
 
-import html
-import io
-import numbers
 import warnings
 from collections.abc import Mapping
 
 import ipywidgets as W
 import numpy as np
-import PIL.Image
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from .. import _validation as V
 from .._engine import Step
 from .._format import num as _num
 from .._format import vec as _vec
 from ..perceptron import Perceptron
-from ..plotting.core import OKABE_ITO, boundary_segment, halfplanes, plot_data
-from ._common import figure_image, play_button, square_view, status_html
-from .slider import IntSlider
+from ..plotting.core import OKABE_ITO, plot_data
+from ._common import (
+    _Blit,
+    _BoundaryArtists,
+    _StepWidget,
+    check_number,
+    figure_image,
+    html_table,
+    new_figure,
+    ring,
+    square_view,
+    status_html,
+)
 
 FIELDS = ("epoch", "index", "x", "y", "activation", "y_hat", "updated", "w", "b")
 COLUMNS = ("epoch", "x", "y", "w·x+b", "ŷ", "updated", "new w", "new b")
@@ -116,42 +120,7 @@ def _check_pair(value, name):
     return arr
 
 
-def _check_number(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
-        raise ValueError(f"{name} must be a finite number; got {value!r}.")
-    return float(value)
-
-
-class _Blit:
-    """Fast PNG redraws of a figure in which only a few artists change (blitting).
-
-    The axes, ticks and legend are drawn once into a background; each redraw restores it, draws
-    only the changing artists (marked animated, in z-order) and encodes the canvas as a PNG.
-    """
-
-    def __init__(self, fig, dynamic):
-        self.fig = fig
-        self.dynamic = sorted(dynamic, key=lambda a: a.get_zorder())
-        for artist in self.dynamic:
-            artist.set_animated(True)
-        self.background = None
-
-    def png(self):
-        canvas = self.fig.canvas
-        if self.background is None:
-            canvas.draw()
-            self.background = canvas.copy_from_bbox(self.fig.bbox)
-        canvas.restore_region(self.background)
-        for artist in self.dynamic:
-            self.fig.draw_artist(artist)
-        buf = io.BytesIO()
-        PIL.Image.fromarray(np.asarray(canvas.buffer_rgba())).save(
-            buf, format="png", compress_level=1
-        )
-        return buf.getvalue()
-
-
-class Stepper:
+class Stepper(_BoundaryArtists, _StepWidget):
     """Walk through a perceptron fit one visited example at a time.
 
     Parameters
@@ -230,11 +199,10 @@ class Stepper:
         V.check_choice(rule, "rule", V.RULES)
         V.check_choice(order, "order", V.ORDERS)
         w0 = _check_pair(w0, "w0")
-        b0 = _check_number(b0, "b0")
+        b0 = check_number(b0, "b0")
         self.max_iter = V.check_max_iter(max_iter)
-        V.check_random_state(
-            random_state
-        )  # only to check it: with an int, every refit starts from that seed
+        # only to check it: with an int, every refit starts from that seed
+        V.check_random_state(random_state)
         self.random_state = random_state
         if title is not None and not isinstance(title, str):
             raise ValueError(f"title must be a string; got {title!r}.")
@@ -280,22 +248,8 @@ class Stepper:
         self.w1_0 = W.FloatText(value=float(w0[0]), description="w₁⁰", **fixed)
         self.w2_0 = W.FloatText(value=float(w0[1]), description="w₂⁰", **fixed)
         self.b_0 = W.FloatText(value=b0, description="b⁰", **fixed)
-        self.slider = IntSlider(
-            value=0,
-            min=0,
-            max=0,
-            description="step",
-            continuous_update=True,
-            layout=W.Layout(width="420px"),
-        )
+        nav = W.HBox(self._build_navigation())
         self.slider.add_class("perclib-stepper-slider")
-        self.play = W.Play(value=0, min=0, max=0, interval=700, description="play")
-        self._link = W.link((self.play, "value"), (self.slider, "value"))
-        self.play_button = play_button(self.play)
-        self.prev_button = W.Button(description="◀ previous", layout=W.Layout(width="110px"))
-        self.next_button = W.Button(description="next ▶", layout=W.Layout(width="110px"))
-        self.prev_button.on_click(lambda _: self.go(-1))
-        self.next_button.on_click(lambda _: self.go(+1))
         self.table = W.HTML()
         self.table.add_class("perclib-stepper-table")
         self.status = W.HTML()
@@ -307,16 +261,13 @@ class Stepper:
             [self.eta, self.rule, self.order, self.w1_0, self.w2_0, self.b_0],
             layout=W.Layout(flex_flow="row wrap"),
         )
-        nav = W.HBox([self.play_button, self.play, self.prev_button, self.slider, self.next_button])
         self.box = W.VBox([params, nav, self.table, self.status, self.image])
         self.box.add_class("perclib-stepper")
 
     def _build_figure(self):
         # Only the artists in self.dynamic change from step to step; _Blit redraws just those. The
-        # step's text goes in the table's caption, not the figure: drawing text costs ~40% of a
-        # redraw.
-        self.fig = Figure(figsize=(6.6, 4.8), dpi=80, facecolor="white")
-        FigureCanvasAgg(self.fig)
+        # step's text goes in the table's caption, not the figure: text is slow to draw.
+        self.fig = new_figure((6.6, 4.8))
         self.ax = ax = self.fig.add_subplot()
         self.fig.subplots_adjust(left=0.1, right=0.68, top=0.9 if self.title else 0.95, bottom=0.11)
         plot_data(self.X, self.y, ax)
@@ -326,12 +277,6 @@ class Stepper:
         if self.title:
             ax.set_title(self.title, fontsize=11)
         self.points = list(ax.collections)
-        self.pos_patch = ax.fill(
-            [0, 0, 0], [0, 0, 0], color=OKABE_ITO["blue"], alpha=0.12, linewidth=0, zorder=0
-        )[0]
-        self.neg_patch = ax.fill(
-            [0, 0, 0], [0, 0, 0], color=OKABE_ITO["vermillion"], alpha=0.12, linewidth=0, zorder=0
-        )[0]
         (self.before_line,) = ax.plot(
             [],
             [],
@@ -341,30 +286,9 @@ class Stepper:
             zorder=2,
             label="boundary before",
         )
-        (self.after_line,) = ax.plot(
-            [], [], color=OKABE_ITO["black"], linewidth=2.2, zorder=2, label="boundary after"
-        )
-        (self.point_marker,) = ax.plot(
-            [],
-            [],
-            linestyle="none",
-            marker="o",
-            markersize=22,
-            markerfacecolor="none",
-            markeredgecolor=OKABE_ITO["orange"],
-            markeredgewidth=2.5,
-            zorder=4,
-            label="the current x",
-        )
-        self.w_arrow = ax.annotate(
-            "",
-            xy=(0, 0),
-            xytext=(0, 0),
-            zorder=5,
-            arrowprops={"arrowstyle": "-|>", "color": OKABE_ITO["black"], "linewidth": 2},
-        )
-        self.w_label = ax.text(
-            0, 0, "w", ha="center", va="center", zorder=5, fontstyle="italic", fontsize=12
+        self.after_line = self._add_boundary(ax, "boundary after")
+        self.point_marker = ring(
+            ax, color=OKABE_ITO["orange"], size=22, width=2.5, zorder=4, label="the current x"
         )
         ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=9, frameon=False)
         self.dynamic = [
@@ -428,14 +352,6 @@ class Stepper:
         if not self._busy:
             self.refit()
 
-    def _on_step(self, change):
-        if not self._busy:
-            self.update()
-
-    def go(self, delta):
-        """Move ``delta`` steps (clamped to the first and last step)."""
-        self.slider.value = int(np.clip(self.slider.value + delta, 0, self.slider.max))
-
     # -- drawing --------------------------------------------------------------------------------
     def update(self):
         """Recompute ``state`` for the slider's step, redraw the figure and the table."""
@@ -465,34 +381,8 @@ class Stepper:
     def _draw(self):
         st = self.state
         self._set_line(self.before_line, st["w_before"], st["b_before"])
-        seg = self._set_line(self.after_line, st["w"], st["b"])
-        pos, neg = halfplanes(st["w"], st["b"], self.xlim, self.ylim)
-        for patch, poly in ((self.pos_patch, pos), (self.neg_patch, neg)):
-            patch.set_visible(poly is not None)
-            if poly is not None:
-                patch.set_xy(poly)
+        self._move_boundary(self.after_line, st["w"], st["b"])
         self.point_marker.set_data([st["x"][0]], [st["x"][1]])
-        show_arrow = seg is not None
-        self.w_arrow.set_visible(show_arrow)
-        self.w_label.set_visible(show_arrow)
-        if show_arrow:
-            mid = seg.mean(axis=0)
-            d = st["w"] / np.linalg.norm(st["w"]) * 0.18 * (self.xlim[1] - self.xlim[0])
-            self.w_arrow.xy = tuple(mid + d)
-            self.w_arrow.set_position(tuple(mid))
-            self.w_label.set_position(tuple(mid + 1.15 * d))
-
-    def _set_line(self, line, w, b):
-        seg = boundary_segment(w, b, self.xlim, self.ylim) if np.any(w != 0) else None
-        if seg is None:
-            line.set_data([], [])
-        else:
-            line.set_data(seg[:, 0], seg[:, 1])
-        return seg
-
-    def render(self):
-        """The figure as PNG bytes (what the ``image`` shows)."""
-        return self._blit.png()
 
     def table_row(self):
         """The current step as the table's cells, in the order of ``COLUMNS``."""
@@ -509,27 +399,10 @@ class Stepper:
         ]
 
     def _table_html(self):
-        cell = "padding:2px 10px;text-align:center;border:1px solid #ddd"
-        head = "".join(f"<th style='{cell}'>{html.escape(c)}</th>" for c in COLUMNS)
-        colour = "#fbe3d6" if self.state["updated"] else "#ffffff"
-        row = "".join(f"<td style='{cell}'>{html.escape(c)}</td>" for c in self.table_row())
         st = self.state
         caption = (
             f"step {st['step'] + 1} of {st['n_steps']} · epoch {st['epoch']} · "
             f"{'update' if st['updated'] else 'no update'}"
         )
-        return (
-            f"<table style='border-collapse:collapse;font-family:monospace'>"
-            f"<caption style='text-align:left'>{html.escape(caption)}</caption><tr>{head}</tr>"
-            f"<tr style='background:{colour}'>{row}</tr></table>"
-        )
-
-    # -- display --------------------------------------------------------------------------------
-    def display(self):
-        """Show the widget (a notebook cell may also just end with it)."""
-        from IPython.display import display
-
-        display(self.box)
-
-    def _repr_mimebundle_(self, **kwargs):
-        return self.box._repr_mimebundle_(**kwargs)
+        colour = "#fbe3d6" if st["updated"] else "#ffffff"
+        return html_table(COLUMNS, [self.table_row()], caption=caption, background=colour)
