@@ -12,7 +12,15 @@ import numpy as np
 
 from .. import _validation as V
 from ..losses import ALL_LOSSES, loss_value, perceptron_criterion
-from .core import OKABE_ITO, _ax, _data_plane, _limits, boundary_segment
+from .core import (
+    CLASS_COLORS,
+    OKABE_ITO,
+    _ax,
+    _data_plane,
+    _grid,
+    _limits,
+    plot_decision_boundary,
+)
 
 _LOSS_STYLE = {
     "zero_one": (OKABE_ITO["black"], "-", "0-1 loss"),
@@ -20,6 +28,25 @@ _LOSS_STYLE = {
     "hinge": (OKABE_ITO["vermillion"], "--", "hinge: max(0, 1 − ya)"),
     "logistic": (OKABE_ITO["green"], "-.", "logistic: log(1 + exp(−ya))"),
 }
+#: Novikoff's lemmas: the trace's key, its colour, the quantity, its bound, the title.
+_LEMMAS = {
+    1: (
+        "alignment",
+        OKABE_ITO["blue"],
+        "$\\tilde{\\mathbf{w}}^{*\\top}\\tilde{\\mathbf{w}}_k$",
+        "$k\\,\\eta\\,\\gamma^*$ (lower bound)",
+        "Lemma 1: the alignment grows at least linearly",
+    ),
+    2: (
+        "sq_norm",
+        OKABE_ITO["vermillion"],
+        "$\\|\\tilde{\\mathbf{w}}_k\\|^2$",
+        "$k\\,\\eta^2 R^2$ (upper bound)",
+        "Lemma 2: the squared norm grows at most linearly",
+    ),
+}
+#: Colours of the groups or series of a figure (yellow and black are kept for other marks).
+_SERIES_COLORS = CLASS_COLORS[:6]
 
 
 def _vector(values, name):
@@ -37,44 +64,12 @@ def plot_novikoff_lemma(trace, lemma=1, ax=None):
     """
     if lemma not in (1, 2):
         raise ValueError(f"lemma must be 1 (alignment) or 2 (norm); got {lemma!r}.")
+    key, color, quantity, bound, title = _LEMMAS[lemma]
     ax = _ax(ax)
-    k = trace["k"]
-    if lemma == 1:
-        ax.plot(
-            k,
-            trace["alignment"],
-            "o-",
-            color=OKABE_ITO["blue"],
-            ms=3,
-            label="$\\tilde{\\mathbf{w}}^{*\\top}\\tilde{\\mathbf{w}}_k$ (measured)",
-        )
-        ax.plot(
-            k,
-            trace["alignment_bound"],
-            "--",
-            color=OKABE_ITO["black"],
-            label="$k\\,\\eta\\,\\gamma^*$ (lower bound)",
-        )
-        ax.set_ylabel("$\\tilde{\\mathbf{w}}^{*\\top}\\tilde{\\mathbf{w}}_k$")
-        ax.set_title("Lemma 1: the alignment grows at least linearly")
-    else:
-        ax.plot(
-            k,
-            trace["sq_norm"],
-            "o-",
-            color=OKABE_ITO["vermillion"],
-            ms=3,
-            label="$\\|\\tilde{\\mathbf{w}}_k\\|^2$ (measured)",
-        )
-        ax.plot(
-            k,
-            trace["sq_norm_bound"],
-            "--",
-            color=OKABE_ITO["black"],
-            label="$k\\,\\eta^2 R^2$ (upper bound)",
-        )
-        ax.set_ylabel("$\\|\\tilde{\\mathbf{w}}_k\\|^2$")
-        ax.set_title("Lemma 2: the squared norm grows at most linearly")
+    ax.plot(trace["k"], trace[key], "o-", color=color, ms=3, label=f"{quantity} (measured)")
+    ax.plot(trace["k"], trace[f"{key}_bound"], "--", color=OKABE_ITO["black"], label=bound)
+    ax.set_ylabel(quantity)
+    ax.set_title(title)
     ax.set_xlabel("update $k$")
     ax.legend(loc="upper left")
     return ax
@@ -95,7 +90,7 @@ def plot_bound_scatter(updates, bounds, ax=None, *, groups=None, s=12):
     if np.any(u <= 0) or np.any(bnd <= 0):
         raise ValueError("updates and bounds must be positive to be drawn on log axes.")
     ax = _ax(ax)
-    colors = [OKABE_ITO[c] for c in ("blue", "vermillion", "green", "orange", "purple", "sky")]
+    colors = _SERIES_COLORS
     if groups is None:
         ax.scatter(u, bnd, s=s, color=colors[0], alpha=0.6, label=f"{u.size} data sets")
     else:
@@ -150,7 +145,7 @@ def plot_margin_band(
     ax = _ax(ax)
     color = OKABE_ITO["green"] if color is None else color
     xlim, ylim = _limits(ax, xlim, ylim)
-    gx, gy = np.meshgrid(np.linspace(*xlim, 300), np.linspace(*ylim, 300))
+    gx, gy, _ = _grid(xlim, ylim, 300)
     a = w[0] * gx + w[1] * gy + b
     ax.contourf(
         gx,
@@ -166,11 +161,8 @@ def plot_margin_band(
         (gamma, ":", "margin band $w\\cdot x+b=\\pm\\gamma^*$"),
         (-gamma, ":", None),
     ):
-        seg = boundary_segment(w, b - offset, xlim, ylim)
-        if seg is not None:
-            ax.plot(
-                seg[:, 0], seg[:, 1], color=color, linestyle=style, linewidth=2, label=lab, zorder=2
-            )
+        line = {"xlim": xlim, "ylim": ylim, "color": color, "linestyle": style, "label": lab}
+        plot_decision_boundary(w, b - offset, ax, shade=False, arrow=False, **line)
     if X is not None and y is not None:
         X = V.check_array(X)
         y = V.check_y(y, X.shape[0])
@@ -237,26 +229,11 @@ def plot_losses(
     ones = np.ones_like(m)
     for name in losses:
         color, style, lab = _LOSS_STYLE[name]
-        if name == "zero_one":  # draw the jump as a jump
-            ax.plot(
-                m[m <= 0],
-                loss_value(name, ones[m <= 0], m[m <= 0]),
-                color=color,
-                linestyle=style,
-                linewidth=2,
-                label=lab,
-            )
-            ax.plot(
-                m[m > 0],
-                loss_value(name, ones[m > 0], m[m > 0]),
-                color=color,
-                linestyle=style,
-                linewidth=2,
-            )
-        else:
-            ax.plot(
-                m, loss_value(name, ones, m), color=color, linestyle=style, linewidth=2, label=lab
-            )
+        # the 0-1 loss in two pieces, so that its jump is drawn as a jump
+        pieces = (m <= 0, m > 0) if name == "zero_one" else (slice(None),)
+        for piece, label in zip(pieces, (lab, None)):
+            y = loss_value(name, ones[piece], m[piece])
+            ax.plot(m[piece], y, color=color, linestyle=style, linewidth=2, label=label)
     ax.axvline(0, color="0.6", linewidth=0.8)
     ax.set_xlabel("signed activation $m = y\\,(w\\cdot x + b)$")
     ax.set_ylabel("loss")
@@ -352,7 +329,7 @@ def plot_updates_vs(values, updates, bound, ax=None, *, xlabel="n", series=None,
     if len(series) != U.shape[1]:
         raise ValueError(f"series must name the {U.shape[1]} series.")
     ax = _ax(ax)
-    colors = [OKABE_ITO[c] for c in ("blue", "vermillion", "green", "orange", "purple", "sky")]
+    colors = _SERIES_COLORS
     for j, name in enumerate(series):
         mean = U[:, j].mean(axis=1)
         err = np.vstack([mean - U[:, j].min(axis=1), U[:, j].max(axis=1) - mean])

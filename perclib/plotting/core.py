@@ -41,6 +41,41 @@ CLASS_COLORS = [
 CLASS_MARKERS = ["o", "x", "s", "^", "D", "v", "P", "*"]
 
 
+def _check_2d(X, y, who):
+    """X (with 2 features) and y (as long as X), checked for ``who``, which draws them."""
+    X = V.check_array(X)
+    if X.shape[1] != 2:
+        raise ValueError(f"{who} draws 2-D data; X has {X.shape[1]} features.")
+    return X, V.check_y(y, X.shape[0])
+
+
+def _hollow(marker, color):
+    """The colours of a scatter's ``marker``: hollow for the open shapes, filled for the others."""
+    return {"facecolors": "none", "edgecolors": color} if marker in "osD^v" else {"c": color}
+
+
+def _arrow(ax, tip, tail, color, *, zorder=4, **props):
+    """An arrow from ``tail`` to ``tip``; ``props`` restyle it (linewidth, linestyle, ...)."""
+    props = {"arrowstyle": "-|>", "color": color, "linewidth": 2, **props}
+    return ax.annotate("", xy=tuple(tip), xytext=tuple(tail), zorder=zorder, arrowprops=props)
+
+
+def _grid(xlim, ylim, resolution):
+    """A resolution x resolution grid over the box: its coordinates gx, gy and its points."""
+    gx, gy = np.meshgrid(np.linspace(*xlim, resolution), np.linspace(*ylim, resolution))
+    return gx, gy, np.c_[gx.ravel(), gy.ravel()]
+
+
+def _shade_regions(ax, gx, gy, regions, n_classes, **kwargs):
+    """Shade the grid points of class k (``regions == k``) in ``CLASS_COLORS[k]``."""
+    style = {
+        "levels": np.arange(n_classes + 1) - 0.5,
+        "colors": [CLASS_COLORS[k % len(CLASS_COLORS)] for k in range(n_classes)],
+        "zorder": 0,
+    }
+    return ax.contourf(gx, gy, regions, **{**style, **kwargs})
+
+
 def _ax(ax):
     if ax is None:
         fig, ax = plt.subplots(figsize=(5, 5))
@@ -82,21 +117,13 @@ def plot_data(X, y, ax=None, *, s=60, labels=None):
     ``y`` may hold any two labels (the larger is +1). ``labels`` overrides the legend's names
     as a pair (name of -1, name of +1). Returns the axes.
     """
-    X = V.check_array(X)
-    if X.shape[1] != 2:
-        raise ValueError(f"plot_data draws 2-D data; X has {X.shape[1]} features.")
-    y = V.check_y(y, X.shape[0])
+    X, y = _check_2d(X, y, "plot_data")
     ys = _signs(y)
     ax = _ax(ax)
     for sign, style in ((1, POSITIVE), (-1, NEGATIVE)):
         pts = X[ys == sign]
         if len(pts):
             label = style["label"] if labels is None else labels[(sign + 1) // 2]
-            kw = (
-                {"facecolors": "none", "edgecolors": style["color"]}
-                if style["marker"] == "o"
-                else {"c": style["color"]}
-            )
             ax.scatter(
                 pts[:, 0],
                 pts[:, 1],
@@ -105,7 +132,7 @@ def plot_data(X, y, ax=None, *, s=60, labels=None):
                 linewidths=1.8,
                 label=label,
                 zorder=3,
-                **kw,
+                **_hollow(style["marker"], style["color"]),
             )
     return _data_plane(ax)
 
@@ -234,7 +261,7 @@ def plot_decision_boundary(
                 ax.fill(
                     poly[:, 0], poly[:, 1], color=style["color"], alpha=alpha, zorder=0, linewidth=0
                 )
-    seg = boundary_segment(w, b, xlim, ylim) if np.any(w != 0) else None
+    seg = boundary_segment(w, b, xlim, ylim)
     if seg is not None:
         ax.plot(
             seg[:, 0],
@@ -249,13 +276,7 @@ def plot_decision_boundary(
             mid = seg.mean(axis=0)
             span = min(xlim[1] - xlim[0], ylim[1] - ylim[0])
             d = w / np.linalg.norm(w) * 0.2 * span
-            ax.annotate(
-                "",
-                xy=mid + d,
-                xytext=mid,
-                zorder=4,
-                arrowprops={"arrowstyle": "-|>", "color": color, "linewidth": 2},
-            )
+            _arrow(ax, mid + d, mid, color)
             ax.text(*(mid + 1.12 * d), "$w$", color=color, ha="center", va="center", zorder=4)
     return _data_plane(ax, xlim, ylim)
 
@@ -278,11 +299,6 @@ def plot_update(
     w0, w1 = _check_w(w_before), _check_w(w_after)
     ax = _ax(ax)
     style = POSITIVE if y > 0 else NEGATIVE
-    kw = (
-        {"facecolors": "none", "edgecolors": style["color"]}
-        if style["marker"] == "o"
-        else {"c": style["color"]}
-    )
     ax.scatter(
         [x[0]],
         [x[1]],
@@ -291,32 +307,15 @@ def plot_update(
         linewidths=2.5,
         zorder=5,
         label=f"the point x (y = {'+1' if y > 0 else '−1'})",
-        **kw,
+        **_hollow(style["marker"], style["color"]),
     )
     xlim, ylim = _limits(ax, xlim, ylim)
+    view = {"xlim": xlim, "ylim": ylim, "arrow": False}
+    black, green = OKABE_ITO["black"], OKABE_ITO["green"]
     plot_decision_boundary(
-        w0,
-        b_before,
-        ax,
-        xlim=xlim,
-        ylim=ylim,
-        shade=False,
-        arrow=False,
-        color=OKABE_ITO["black"],
-        linestyle="--",
-        label="boundary before",
+        w0, b_before, ax, shade=False, color=black, linestyle="--", label="boundary before", **view
     )
-    plot_decision_boundary(
-        w1,
-        b_after,
-        ax,
-        xlim=xlim,
-        ylim=ylim,
-        shade=True,
-        arrow=False,
-        color=OKABE_ITO["green"],
-        label="boundary after",
-    )
+    plot_decision_boundary(w1, b_after, ax, color=green, label="boundary after", **view)
     step = w1 - w0
     sign = "+1" if y > 0 else "−1"
     if np.allclose(step, eta * y * x):
@@ -326,19 +325,13 @@ def plot_update(
     else:
         step_label = f"added to w: ({step[0]:.3g}, {step[1]:.3g})"
     arrows = (
-        (w0, (0.0, 0.0), OKABE_ITO["black"], "--", "w before"),
-        (w1, (0.0, 0.0), OKABE_ITO["green"], "-", "w after"),
+        (w0, (0.0, 0.0), black, "--", "w before"),
+        (w1, (0.0, 0.0), green, "-", "w after"),
         (w1, w0, OKABE_ITO["purple"], "-", step_label),
     )
     for tip, tail, color, ls, label in arrows:
         if np.any(np.asarray(tip) != np.asarray(tail)):
-            ax.annotate(
-                "",
-                xy=tuple(tip),
-                xytext=tuple(tail),
-                zorder=4,
-                arrowprops={"arrowstyle": "-|>", "color": color, "linestyle": ls, "linewidth": 2},
-            )
+            _arrow(ax, tip, tail, color, linestyle=ls)
             ax.plot([], [], color=color, linestyle=ls, linewidth=2, label=label)
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
@@ -367,16 +360,12 @@ def plot_mistakes(mistakes, ax=None, *, label="updates"):
 def plot_classes(X, y, ax=None, *, s=50):
     """Scatter 2-D data of several classes, each with its own colour and marker.
     Returns the axes."""
-    X = V.check_array(X)
-    if X.shape[1] != 2:
-        raise ValueError(f"plot_classes draws 2-D data; X has {X.shape[1]} features.")
-    y = V.check_y(y, X.shape[0])
+    X, y = _check_2d(X, y, "plot_classes")
     ax = _ax(ax)
     for k, c in enumerate(np.unique(y)):
         pts = X[y == c]
         marker = CLASS_MARKERS[k % len(CLASS_MARKERS)]
-        color = CLASS_COLORS[k % len(CLASS_COLORS)]
-        kw = {"facecolors": "none", "edgecolors": color} if marker in "osD^v" else {"c": color}
+        kw = _hollow(marker, CLASS_COLORS[k % len(CLASS_COLORS)])
         ax.scatter(
             pts[:, 0], pts[:, 1], marker=marker, s=s, linewidths=1.5, label=str(c), zorder=3, **kw
         )
@@ -395,8 +384,7 @@ def plot_decision_regions(X, y, clf, ax=None, *, resolution=300, alpha=0.15, s=5
     ax = plot_classes(X, y, ax, s=s)
     ax.autoscale_view()
     xlim, ylim = ax.get_xlim(), ax.get_ylim()
-    gx, gy = np.meshgrid(np.linspace(*xlim, resolution), np.linspace(*ylim, resolution))
-    grid = np.c_[gx.ravel(), gy.ravel()]
+    gx, gy, grid = _grid(xlim, ylim, resolution)
     if hasattr(clf, "feature_names_in_"):  # fitted on a DataFrame: predict on the same columns
         import pandas as pd
 
@@ -408,14 +396,9 @@ def plot_decision_regions(X, y, clf, ax=None, *, resolution=300, alpha=0.15, s=5
         raise ValueError(
             f"clf predicts labels {V._show(np.setdiff1d(pred, classes))} that are not in y."
         )
-    colors = [CLASS_COLORS[k % len(CLASS_COLORS)] for k in range(classes.shape[0])]
-    style = {
-        "levels": np.arange(classes.shape[0] + 1) - 0.5,
-        "colors": colors,
-        "alpha": alpha,
-        "zorder": 0,
-    }
-    ax.contourf(gx, gy, idx.reshape(gx.shape), **{**style, **kwargs})
+    _shade_regions(
+        ax, gx, gy, idx.reshape(gx.shape), classes.shape[0], **{"alpha": alpha, **kwargs}
+    )
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     return ax

@@ -16,8 +16,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
-from .. import _validation as V
-from .core import OKABE_ITO, _ax, boundary_segment, plot_data
+from .core import OKABE_ITO, _ax, _check_2d, _grid, boundary_segment, plot_data
 
 #: One style per answer compared in notebook 06 (colour, line style, legend label).
 METHOD_STYLES = {
@@ -114,34 +113,22 @@ def plot_boundaries(models, X, y, ax=None, *, xlim=None, ylim=None, resolution=3
     """
     if not isinstance(models, dict) or not models:
         raise ValueError("models must be a non-empty dict of name -> fitted model.")
-    X = V.check_array(X)
-    if X.shape[1] != 2:
-        raise ValueError(f"plot_boundaries draws 2-D data; X has {X.shape[1]} features.")
+    X, y = _check_2d(X, y, "plot_boundaries")
     ax = plot_data(X, y, ax)
     dx, dy = _limits_of(X)
     xlim = dx if xlim is None else tuple(xlim)
     ylim = dy if ylim is None else tuple(ylim)
-    gx, gy = np.meshgrid(np.linspace(*xlim, resolution), np.linspace(*ylim, resolution))
-    grid = np.c_[gx.ravel(), gy.ravel()]
+    gx, gy, grid = _grid(xlim, ylim, resolution)
     for k, (name, model) in enumerate(models.items()):
         if "classes_" not in getattr(model, "__dict__", {}):
             raise ValueError(f"models[{name!r}] is not fitted: call fit(X, y) first.")
         style = _style(name, k)
         coef = model.__dict__.get("coef_")
+        xs, ys = [], []  # the line, or nothing but the legend's entry
         if coef is not None and np.ndim(coef) == 1:
-            seg = (
-                boundary_segment(coef, model.intercept_, xlim, ylim) if np.any(coef != 0) else None
-            )
-            xs, ys = (seg[:, 0], seg[:, 1]) if seg is not None else ([], [])
-            ax.plot(
-                xs,
-                ys,
-                color=style["color"],
-                linestyle=style["linestyle"],
-                linewidth=2.2,
-                label=style["label"],
-                zorder=2,
-            )
+            seg = boundary_segment(coef, model.intercept_, xlim, ylim)
+            if seg is not None:
+                xs, ys = seg[:, 0], seg[:, 1]
         else:
             # in chunks: a voted perceptron holds one vector per update, and a grid times all of
             # them at once would need a large temporary array
@@ -160,14 +147,15 @@ def plot_boundaries(models, X, y, ax=None, *, xlim=None, ylim=None, resolution=3
                     linewidths=2.2,
                     zorder=2,
                 )
-            ax.plot(
-                [],
-                [],
-                color=style["color"],
-                linestyle=style["linestyle"],
-                linewidth=2.2,
-                label=style["label"],
-            )
+        ax.plot(
+            xs,
+            ys,
+            color=style["color"],
+            linestyle=style["linestyle"],
+            linewidth=2.2,
+            label=style["label"],
+            zorder=2,
+        )
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     ax.set_aspect("equal", adjustable="box")
