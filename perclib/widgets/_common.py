@@ -4,6 +4,7 @@ of a stepper, the status line and the tables, and showing the widget."""
 import html
 import io
 import numbers
+import warnings
 
 import ipywidgets as W
 import numpy as np
@@ -12,7 +13,8 @@ import traitlets
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from ..plotting.core import OKABE_ITO, boundary_segment, halfplanes
+from .. import _validation as V
+from ..plotting.core import OKABE_ITO, _arrow, boundary_segment, halfplanes, plot_data
 from .slider import IntSlider
 
 
@@ -67,11 +69,27 @@ def html_table(head, rows, *, caption=None, background=None, padding="10px"):
     )
 
 
+def fit_noting_convergence(model, X, y, **kwargs):
+    """Fit ``model``; return the message of its ConvergenceWarning, or "" when it converged."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", V.ConvergenceWarning)
+        model.fit(X, y, **kwargs)
+    return str(caught[-1].message) if caught else ""
+
+
 def new_figure(figsize):
     """A white figure drawn by Agg at 80 dots per inch, outside pyplot (the widget shows PNGs)."""
     fig = Figure(figsize=figsize, dpi=80, facecolor="white")
     FigureCanvasAgg(fig)
     return fig
+
+
+def two_panels():
+    """A figure of two axes side by side, with room below them for the legends."""
+    fig = new_figure((10, 5.2))
+    axes = fig.subplots(1, 2)
+    fig.subplots_adjust(bottom=0.27)
+    return fig, axes
 
 
 def png(fig):
@@ -127,28 +145,62 @@ def ring(ax, *, color, size, width, zorder, label):
     return line
 
 
-class _BoundaryArtists:
-    """A boundary that moves: the half-planes shaded (``pos_patch``, ``neg_patch``), a line and w
-    as an arrow (``w_arrow``) labelled ``w_label``, in the view ``xlim`` x ``ylim``."""
+class _Widget:
+    """A widget shown as its ``box``; ``render`` gives its figure as PNG bytes."""
+
+    _blit = None  # a _Blit, in a widget that redraws only the artists that change
+
+    def _on_change(self, change):
+        self.update()
+
+    def render(self):
+        """The figure as PNG bytes (what ``image`` shows)."""
+        return png(self.fig) if self._blit is None else self._blit.png()
+
+    def display(self):
+        """Show the widget (a notebook cell may also just end with it)."""
+        from IPython.display import display
+
+        display(self.box)
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.box._repr_mimebundle_(**kwargs)
+
+
+class _BoundaryWidget(_Widget):
+    """A widget over 2-D data (``X``) whose boundary moves: the half-planes shaded (``pos_patch``,
+    ``neg_patch``), a line and w as an arrow (``w_arrow``) labelled ``w_label``, in the square
+    view ``xlim`` x ``ylim``. Only those artists and the ``points`` are redrawn (blitting)."""
+
+    def _start_figure(self, figsize, y, *, scale, **margins):
+        """The figure with the data; returns its axes."""
+        self.fig = new_figure(figsize)
+        self.ax = ax = self.fig.add_subplot()
+        self.fig.subplots_adjust(left=0.1, bottom=0.11, **margins)
+        plot_data(self.X, y, ax)
+        self.xlim, self.ylim = square_view(ax, self.X, scale=scale, min_half=0.5)
+        self.points = list(ax.collections)
+        return ax
 
     def _add_boundary(self, ax, label):
-        """Make the artists; return the line (drawn by ``_move_boundary``)."""
+        """Make the artists of the boundary; return its line (``_move_boundary`` moves them)."""
         self.pos_patch, self.neg_patch = (
             ax.fill([0, 0, 0], [0, 0, 0], color=OKABE_ITO[c], alpha=0.12, linewidth=0, zorder=0)[0]
             for c in ("blue", "vermillion")
         )
         (line,) = ax.plot([], [], color=OKABE_ITO["black"], linewidth=2.2, zorder=2, label=label)
-        self.w_arrow = ax.annotate(
-            "",
-            xy=(0, 0),
-            xytext=(0, 0),
-            zorder=5,
-            arrowprops={"arrowstyle": "-|>", "color": OKABE_ITO["black"], "linewidth": 2},
-        )
+        self.w_arrow = _arrow(ax, (0, 0), (0, 0), OKABE_ITO["black"], zorder=5)
         self.w_label = ax.text(
             0, 0, "w", ha="center", va="center", zorder=5, fontstyle="italic", fontsize=12
         )
         return line
+
+    def _finish_figure(self, *lines):
+        """The legend, then the blitting of the boundary, the points and ``lines``."""
+        self.ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=9, frameon=False)
+        self.dynamic = [self.pos_patch, self.neg_patch, *self.points, *lines]
+        self.dynamic += [self.w_arrow, self.w_label]
+        self._blit = _Blit(self.fig, self.dynamic)
 
     def _set_line(self, line, w, b):
         """Put ``line`` on w.x + b = 0; return its ends, or None when it is not in the view."""
@@ -177,25 +229,6 @@ class _BoundaryArtists:
             self.w_label.set_position(tuple(mid + 1.15 * d))
 
 
-class _Widget:
-    """A widget shown as its ``box``; ``render`` gives its figure as PNG bytes."""
-
-    _blit = None  # a _Blit, in a widget that redraws only the artists that change
-
-    def render(self):
-        """The figure as PNG bytes (what ``image`` shows)."""
-        return png(self.fig) if self._blit is None else self._blit.png()
-
-    def display(self):
-        """Show the widget (a notebook cell may also just end with it)."""
-        from IPython.display import display
-
-        display(self.box)
-
-    def _repr_mimebundle_(self, **kwargs):
-        return self.box._repr_mimebundle_(**kwargs)
-
-
 class _StepWidget(_Widget):
     """A widget that walks through steps: a step slider, a play button and previous/next."""
 
@@ -212,6 +245,13 @@ class _StepWidget(_Widget):
         self.prev_button.on_click(lambda _: self.go(-1))
         self.next_button.on_click(lambda _: self.go(+1))
         return [self.play_button, self.play, self.prev_button, self.slider, self.next_button]
+
+    def _show(self):
+        """Redraw the figure, the table and the status line for the current ``state``."""
+        self._draw()
+        self.table.value = self._table_html()
+        self.status.value = status_html(self.message)
+        self.image.value = self.render()
 
     def _on_step(self, change):
         if not self._busy:

@@ -23,21 +23,12 @@ import ipywidgets as W
 import numpy as np
 
 from .. import _validation as V
-from ..plotting.core import OKABE_ITO, plot_data
-from ._common import (
-    _Blit,
-    _BoundaryArtists,
-    _Widget,
-    check_number,
-    figure_image,
-    new_figure,
-    ring,
-    square_view,
-)
+from ..plotting.core import OKABE_ITO, _check_2d
+from ._common import _BoundaryWidget, check_number, figure_image, ring
 from .slider import FloatSlider
 
 
-class BoundaryExplorer(_BoundaryArtists, _Widget):
+class BoundaryExplorer(_BoundaryWidget):
     """Move the boundary w.x + b = 0 by hand and watch the mistakes and the perceptron loss.
 
     Parameters
@@ -65,9 +56,7 @@ class BoundaryExplorer(_BoundaryArtists, _Widget):
     """
 
     def __init__(self, X, y, *, w1=1.0, w2=1.0, b=0.0):
-        X, y = V.check_X_y(X, y)
-        if X.shape[1] != 2:
-            raise ValueError(f"The boundary explorer draws 2-D data; X has {X.shape[1]} features.")
+        X, y = _check_2d(X, y, "The boundary explorer")
         classes = V.binary_classes(y, "BoundaryExplorer")
         self.X = X.copy()
         self.y_signed = V.encode_binary(y, classes)
@@ -100,32 +89,12 @@ class BoundaryExplorer(_BoundaryArtists, _Widget):
         self.box.add_class("perclib-boundary")
 
     def _build_figure(self, y):
-        self.fig = new_figure((6.2, 4.8))
-        self.ax = ax = self.fig.add_subplot()
-        self.fig.subplots_adjust(left=0.1, right=0.7, top=0.92, bottom=0.11)
-        plot_data(self.X, y, ax)
-        self.xlim, self.ylim = square_view(ax, self.X, scale=1.25, min_half=0.5)
-        points = list(ax.collections)
+        ax = self._start_figure((6.2, 4.8), y, scale=1.25, right=0.7, top=0.92)
         self.line = self._add_boundary(ax, "$w\\cdot x+b=0$")
         self.rings = ring(
             ax, color=OKABE_ITO["orange"], size=20, width=2.2, zorder=4, label="misclassified"
         )
-        ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=9, frameon=False)
-        self._blit = _Blit(
-            self.fig,
-            [
-                self.pos_patch,
-                self.neg_patch,
-                *points,
-                self.line,
-                self.rings,
-                self.w_arrow,
-                self.w_label,
-            ],
-        )
-
-    def _on_change(self, change):
-        self.update()
+        self._finish_figure(self.line, self.rings)
 
     def update(self):
         """Recompute ``state`` from the sliders and redraw."""

@@ -20,7 +20,7 @@ from ..perceptron import Perceptron
 from ..plotting.convergence import plot_margin_band
 from ..plotting.core import OKABE_ITO, plot_data, plot_decision_boundary
 from ..theory import max_margin, radius
-from ._common import _Widget, figure_image, new_figure
+from ._common import _Widget, figure_image, two_panels
 from .slider import FloatSlider, IntSlider
 
 
@@ -87,12 +87,10 @@ class MarginExplorer(_Widget):
             "(dot) below it."
         )
         self.summary = W.HTML()
-        self.fig = new_figure((10, 5.2))
-        self.ax_data, self.ax_bound = self.fig.subplots(1, 2)
-        self.fig.subplots_adjust(bottom=0.27)
+        self.fig, (self.ax_data, self.ax_bound) = two_panels()
         self.state = {"seen": []}
         for control in (self.margin, self.seed, self.order):
-            control.observe(lambda change: self.update(), names="value")
+            control.observe(self._on_change, names="value")
         self.box = W.VBox([W.HBox([self.margin, self.seed, self.order]), self.summary, self.image])
         self.box.add_class("perclib-margin-explorer")
         self.update()

@@ -133,9 +133,6 @@ class EnsembleExplorer(_Widget):
         self.epochs.observe(self._on_change, names="value")
         self.noise.observe(self._on_change, names="value")
 
-    def _on_change(self, change):
-        self.update()
-
     def _data(self, noise):
         X, y = make_noisy(self.n_samples + self.n_test, 2, noise, random_state=self.random_state)
         n = self.n_samples

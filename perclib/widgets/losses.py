@@ -13,9 +13,9 @@ import numpy as np
 from .. import _validation as V
 from ..datasets import make_noisy
 from ..losses import LOSSES, loss_value
-from ..plotting.core import OKABE_ITO, plot_data, plot_decision_boundary
+from ..plotting.core import OKABE_ITO, _check_2d, plot_data, plot_decision_boundary
 from ..sgd import SGD_ORDERS, LinearSGD
-from ._common import _Widget, figure_image, new_figure, play_button
+from ._common import _Widget, figure_image, play_button, two_panels
 from .slider import FloatLogSlider, IntSlider
 
 
@@ -63,9 +63,7 @@ class SGDExplorer(_Widget):
     ):
         if X is None and y is None:
             X, y = make_noisy(60, 2, flip=0.05, random_state=0)
-        X, y = V.check_X_y(X, y)
-        if X.shape[1] != 2:
-            raise ValueError(f"SGDExplorer draws 2-D data; X has {X.shape[1]} features.")
+        X, y = _check_2d(X, y, "SGDExplorer")
         self.classes = V.binary_classes(y, "SGDExplorer")
         self.X, self.y = X.copy(), V.encode_binary(y, self.classes)
         V.check_choice(loss, "loss", LOSSES)
@@ -88,9 +86,7 @@ class SGDExplorer(_Widget):
             "step ringed. Right: the mean loss and the 0-1 error against the SGD step."
         )
         self.summary = W.HTML()
-        self.fig = new_figure((10, 5.2))
-        self.ax_data, self.ax_loss = self.fig.subplots(1, 2)
-        self.fig.subplots_adjust(bottom=0.27)
+        self.fig, (self.ax_data, self.ax_loss) = two_panels()
         self.state = {}
         self.loss.observe(lambda change: self.refit(), names="value")
         self.eta.observe(lambda change: self.refit(), names="value")

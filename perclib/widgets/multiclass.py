@@ -17,23 +17,29 @@ The logic lives in plain methods, so tests drive it without a browser::
 
 from __future__ import annotations
 
-import warnings
-
 import ipywidgets as W
 import numpy as np
 
 from .. import _validation as V
 from ..datasets import make_blobs3
 from ..multiclass import MulticlassPerceptron
-from ..plotting.core import CLASS_COLORS, OKABE_ITO, plot_classes
+from ..plotting.core import (
+    CLASS_COLORS,
+    OKABE_ITO,
+    _arrow,
+    _check_2d,
+    _grid,
+    _shade_regions,
+    plot_classes,
+)
 from ._common import (
     _StepWidget,
     figure_image,
+    fit_noting_convergence,
     html_table,
     new_figure,
     ring,
     square_view,
-    status_html,
 )
 
 
@@ -97,9 +103,7 @@ class MulticlassStepper(_StepWidget):
             X, y = make_blobs3(12, spread=0.8, random_state=0)
         elif X is None or y is None:
             raise ValueError("Give both X and y, or neither (for the default 3-class data).")
-        X, y = V.check_X_y(X, y)
-        if X.shape[1] != 2:
-            raise ValueError(f"The stepper draws 2-D data; X has {X.shape[1]} features.")
+        X, y = _check_2d(X, y, "The stepper")
         if np.unique(y).size > len(CLASS_COLORS):
             raise ValueError(
                 f"The stepper draws at most {len(CLASS_COLORS)} classes; y has {np.unique(y).size}."
@@ -109,10 +113,7 @@ class MulticlassStepper(_StepWidget):
         self.model = MulticlassPerceptron(
             eta=eta, max_iter=max_iter, order=order, random_state=random_state, record=True
         )
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", V.ConvergenceWarning)
-            self.model.fit(self.X, self.y)
-        self.message = str(caught[-1].message) if caught else ""
+        self.message = fit_noting_convergence(self.model, self.X, self.y)
         self.history = list(self.model.history_)
         self.classes = self.model.classes_
         self._updates = [k for k, s in enumerate(self.history) if s.updated]
@@ -144,9 +145,7 @@ class MulticlassStepper(_StepWidget):
         plot_classes(self.X, self.y, self.ax)
         extent = np.vstack([self.X, np.zeros((1, 2)), *(s.W for s in self._sample_weights())])
         self.xlim, self.ylim = square_view(self.ax, extent, scale=1.1)
-        gx, gy = np.meshgrid(
-            np.linspace(*self.xlim, self.resolution), np.linspace(*self.ylim, self.resolution)
-        )
+        gx, gy, self._grid_points = _grid(self.xlim, self.ylim, self.resolution)
         self._grid = (gx, gy)
         self._regions = None
         self.marker = ring(
@@ -155,21 +154,10 @@ class MulticlassStepper(_StepWidget):
         self.arrows = []
         for k, c in enumerate(self.classes):
             color = CLASS_COLORS[k]
-            self.arrows.append(
-                self.ax.annotate(
-                    "",
-                    xy=(0, 0),
-                    xytext=(0, 0),
-                    zorder=6,
-                    arrowprops={
-                        "arrowstyle": "-|>",
-                        "color": color,
-                        "linewidth": 2.2,
-                        "shrinkA": 0,
-                        "shrinkB": 0,
-                    },
-                )
+            arrow = _arrow(
+                self.ax, (0, 0), (0, 0), color, zorder=6, linewidth=2.2, shrinkA=0, shrinkB=0
             )
+            self.arrows.append(arrow)
             self.ax.plot([], [], color=color, linewidth=2.2, label=f"$w$ of class {c}")
         self.ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, frameon=False)
 
@@ -227,28 +215,16 @@ class MulticlassStepper(_StepWidget):
             "W_before": W_before,
             "b_before": b_before,
         }
-        self._draw()
-        self.table.value = self._table_html()
-        self.status.value = status_html(self.message)
-        self.image.value = self.render()
+        self._show()
 
     def _draw(self):
         st = self.state
         gx, gy = self._grid
-        scores = np.c_[gx.ravel(), gy.ravel()] @ st["W"].T + st["b"]
+        scores = self._grid_points @ st["W"].T + st["b"]
         self.regions = np.argmax(scores, axis=1).reshape(gx.shape)
         if self._regions is not None:
             self._regions.remove()
-        K = len(self.classes)
-        self._regions = self.ax.contourf(
-            gx,
-            gy,
-            self.regions,
-            levels=np.arange(K + 1) - 0.5,
-            colors=CLASS_COLORS[:K],
-            alpha=0.18,
-            zorder=0,
-        )
+        self._regions = _shade_regions(self.ax, gx, gy, self.regions, len(self.classes), alpha=0.18)
         self.marker.set_data([st["x"][0]], [st["x"][1]])
         for arrow, w in zip(self.arrows, st["W"]):
             arrow.xy = (float(w[0]), float(w[1]))

@@ -21,7 +21,6 @@ The logic lives in plain methods, so tests drive it without a browser::
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 
 import ipywidgets as W
@@ -32,18 +31,15 @@ from .._engine import Step
 from .._format import num as _num
 from .._format import vec as _vec
 from ..perceptron import Perceptron
-from ..plotting.core import OKABE_ITO, plot_data
+from ..plotting.core import OKABE_ITO, _check_2d
 from ._common import (
-    _Blit,
-    _BoundaryArtists,
+    _BoundaryWidget,
     _StepWidget,
     check_number,
     figure_image,
+    fit_noting_convergence,
     html_table,
-    new_figure,
     ring,
-    square_view,
-    status_html,
 )
 
 FIELDS = ("epoch", "index", "x", "y", "activation", "y_hat", "updated", "w", "b")
@@ -120,7 +116,7 @@ def _check_pair(value, name):
     return arr
 
 
-class Stepper(_BoundaryArtists, _StepWidget):
+class Stepper(_BoundaryWidget, _StepWidget):
     """Walk through a perceptron fit one visited example at a time.
 
     Parameters
@@ -185,9 +181,7 @@ class Stepper(_BoundaryArtists, _StepWidget):
         random_state=0,
         title=None,
     ):
-        X, y = V.check_X_y(X, y)
-        if X.shape[1] != 2:
-            raise ValueError(f"The stepper draws 2-D data; X has {X.shape[1]} features.")
+        X, y = _check_2d(X, y, "The stepper")
         V.binary_classes(y, "Stepper")
         self.X, self.y = X.copy(), y.copy()
         eta = V.check_positive(eta, "eta")
@@ -267,16 +261,12 @@ class Stepper(_BoundaryArtists, _StepWidget):
     def _build_figure(self):
         # Only the artists in self.dynamic change from step to step; _Blit redraws just those. The
         # step's text goes in the table's caption, not the figure: text is slow to draw.
-        self.fig = new_figure((6.6, 4.8))
-        self.ax = ax = self.fig.add_subplot()
-        self.fig.subplots_adjust(left=0.1, right=0.68, top=0.9 if self.title else 0.95, bottom=0.11)
-        plot_data(self.X, self.y, ax)
-        self.xlim, self.ylim = square_view(ax, self.X, scale=1.3, min_half=0.5)
+        top = 0.9 if self.title else 0.95
+        ax = self._start_figure((6.6, 4.8), self.y, scale=1.3, right=0.68, top=top)
         ax.axhline(0, color="#cccccc", linewidth=0.8, zorder=1)
         ax.axvline(0, color="#cccccc", linewidth=0.8, zorder=1)
         if self.title:
             ax.set_title(self.title, fontsize=11)
-        self.points = list(ax.collections)
         (self.before_line,) = ax.plot(
             [],
             [],
@@ -290,18 +280,7 @@ class Stepper(_BoundaryArtists, _StepWidget):
         self.point_marker = ring(
             ax, color=OKABE_ITO["orange"], size=22, width=2.5, zorder=4, label="the current x"
         )
-        ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=9, frameon=False)
-        self.dynamic = [
-            self.pos_patch,
-            self.neg_patch,
-            *self.points,
-            self.before_line,
-            self.after_line,
-            self.point_marker,
-            self.w_arrow,
-            self.w_label,
-        ]
-        self._blit = _Blit(self.fig, self.dynamic)
+        self._finish_figure(self.before_line, self.after_line, self.point_marker)
 
     # -- data -----------------------------------------------------------------------------------
     def refit(self):
@@ -314,16 +293,14 @@ class Stepper(_BoundaryArtists, _StepWidget):
             random_state=self.random_state,
             record=True,
         )
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", V.ConvergenceWarning)
-            model.fit(
-                self.X,
-                self.y,
-                coef_init=[self.w1_0.value, self.w2_0.value],
-                intercept_init=self.b_0.value,
-            )
+        self.message = fit_noting_convergence(
+            model,
+            self.X,
+            self.y,
+            coef_init=[self.w1_0.value, self.w2_0.value],
+            intercept_init=self.b_0.value,
+        )
         self.model = model
-        self.message = str(caught[-1].message) if caught else ""
         self._set_history(model.history_)
 
     def _set_history(self, steps):
@@ -373,10 +350,7 @@ class Stepper(_BoundaryArtists, _StepWidget):
             "w_before": w_before,
             "b_before": b_before,
         }
-        self._draw()
-        self.table.value = self._table_html()
-        self.status.value = status_html(self.message)
-        self.image.value = self.render()
+        self._show()
 
     def _draw(self):
         st = self.state
