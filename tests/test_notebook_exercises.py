@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from perclib import AveragedPerceptron, Perceptron, VotedPerceptron
-from perclib import evaluation as ev
 from perclib.datasets import worked_example
 from perclib.exercises import epoch_trace
+from perclib.experiments import lazy_average
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "notebooks"))  # where the notebooks import them from
@@ -195,7 +195,7 @@ def test_06_values_are_independent_of_the_bank():
     assert check("06-2", int(vp.predict([[0.0, 0.0]])[0]))
     assert not check("06-2", -1)
     assert check("06-3", 12 / 13) and not check("06-3", 1.0) and not check("06-3", 13 / 12)
-    w_c0, _ = ev.lazy_average(X, y, max_iter=3, slip="c starts at 0")
+    w_c0, _ = lazy_average(X, y, max_iter=3, slip="c starts at 0")
     same = np.all(np.sign(X @ w_c0) == np.sign(X @ AveragedPerceptron(max_iter=3).fit(X, y).coef_))
     assert check("06-5", "no" if same else "yes", because="a positive factor keeps every sign")
     assert check("06-5", "no", because=...).neutral
@@ -211,9 +211,7 @@ def test_06_4_solution_passes_and_variants_get_their_hint():
         ("c starts at 0", "starts at 0"),
         ("c counts only mistakes", "only on mistakes"),
     ]:
-        fb = check_function(
-            "06-4", lambda X, y, e, s=slip: ev.lazy_average(X, y, max_iter=e, slip=s)
-        )
+        fb = check_function("06-4", lambda X, y, e, s=slip: lazy_average(X, y, max_iter=e, slip=s))
         assert not fb and word in fb.message
     last = check_function("06-4", lambda X, y, e: (np.zeros(X.shape[1]), 0.0))
     assert not last and "show_solution" in last.message

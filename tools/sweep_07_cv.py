@@ -17,8 +17,8 @@ from sklearn.linear_model import Perceptron as OneVsRestPerceptron
 from sklearn.model_selection import RepeatedStratifiedKFold, cross_validate
 
 from perclib import ConvergenceWarning, MulticlassPerceptron
-from perclib import evaluation as ev
 from perclib.datasets import load_digits
+from perclib.experiments import confusion_matrix
 
 
 def shuffle(random_state, X, y):
@@ -40,7 +40,7 @@ def shuffle(random_state, X, y):
     acc = {name: run["test_score"] for name, run in runs.items()}
     top_8_as_1 = 0
     for est, test in zip(runs["multi"]["estimator"], runs["multi"]["indices"]["test"]):
-        C = ev.confusion_matrix(y[test], est.predict(X[test]))
+        C = confusion_matrix(y[test], est.predict(X[test]))
         off = C - np.diag(np.diag(C))
         top_8_as_1 += int(off[8, 1] == off.max())
     diff = acc["multi"] - acc["ovr"]

@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from perclib import AveragedPerceptron
-from perclib import evaluation as ev
 from perclib.datasets import worked_example
 from perclib.exercises import Exercise, ExerciseSet, Mistake
+from perclib.experiments import iterate_average, lazy_average
 
 EXERCISES = ExerciseSet()
 
@@ -114,7 +114,7 @@ def _averaged_cases(rng):
         y = np.where(rng.random(n) < 0.5, -1, 1)
         y[0], y[1] = 1, -1  # both classes present
         epochs = int(rng.integers(1, 4))
-        cases.append(((X, y, epochs), ev.lazy_average(X, y, max_iter=epochs)))
+        cases.append(((X, y, epochs), lazy_average(X, y, max_iter=epochs)))
     return cases
 
 
@@ -126,17 +126,17 @@ EXERCISES.add(
         _averaged_cases,
         mistakes=(
             Mistake(
-                lambda X, y, e: ev.lazy_average(X, y, max_iter=e, slip="c starts at 0"),
+                lambda X, y, e: lazy_average(X, y, max_iter=e, slip="c starts at 0"),
                 "Your c starts at 0: that averages w_1..w_T (T vectors), not w_0..w_T. CIML "
                 "starts c at 1.",
             ),
             Mistake(
-                lambda X, y, e: ev.lazy_average(X, y, max_iter=e, slip="c counts only mistakes"),
+                lambda X, y, e: lazy_average(X, y, max_iter=e, slip="c counts only mistakes"),
                 "Your c grows only on mistakes: it must grow after every visited example (line 12 "
                 "is outside the if).",
             ),
             Mistake(
-                lambda X, y, e: ev.iterate_average(X, y, max_iter=e, first=1),
+                lambda X, y, e: iterate_average(X, y, max_iter=e, first=1),
                 "You return the mean of w_1..w_T; CIML's average includes w_0 = 0 (T + 1 vectors).",
             ),
         ),
