@@ -1,6 +1,8 @@
 """Seeded generators keep their promises; the real datasets load offline from scikit-learn."""
 
+import re
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -311,8 +313,14 @@ def test_without_scikit_learn_the_real_datasets_say_what_to_install(monkeypatch)
         with pytest.raises(ImportError) as info:
             load()
         assert str(info.value) == (
-            "The real datasets ship with scikit-learn: pip install -e '.[course]'."
+            "The real datasets ship with scikit-learn, one of perclib's dependencies: "
+            "pip install -e . (in the course's folder) installs it."
         )
+    # the command installs scikit-learn: it is a dependency, not an extra's
+    pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    assert re.search(
+        r'^    "scikit-learn>=', pyproject.split("[project.optional-dependencies]")[0], re.M
+    )
 
 
 def test_flip_zero_flips_nothing_even_on_a_draw_of_exactly_zero():
@@ -333,7 +341,6 @@ def test_every_data_generator_lives_in_datasets():
     """Issue 19: the generators are written once, in perclib.datasets; the modules that used to
     hold one (experiments, sparse) export that very function."""
     import ast
-    from pathlib import Path
 
     import perclib
     from perclib import datasets, experiments, sparse
