@@ -631,15 +631,6 @@ def _same(answer, expected, tol):
     return got.shape == exp.shape and bool(np.all(np.abs(got - exp) <= tol))
 
 
-def _close(a, b, tol):
-    try:
-        a = np.asarray(a, dtype=np.float64)
-        b = np.asarray(b, dtype=np.float64)
-    except (TypeError, ValueError):
-        return False
-    return a.shape == b.shape and bool(np.all(np.abs(a - b) <= tol))
-
-
 def _flat(result):
     """A function's result as one float vector (tuples such as (w, b) are concatenated)."""
     if isinstance(result, tuple):
@@ -813,7 +804,7 @@ class ExerciseSet:
                     "instead (w = w + ..., not w += ...).",
                 )
             try:
-                ok = _close(_flat(got), _flat(ref), ex.tol)
+                ok = _same(_flat(got), _flat(ref), ex.tol)
             except (TypeError, ValueError):
                 ok = False
             if not ok:
@@ -826,7 +817,7 @@ class ExerciseSet:
             )
         for m in ex.mistakes:
             try:
-                if all(_close(_flat(got), _flat(m.value(*args)), ex.tol) for args, got in failing):
+                if all(_same(_flat(got), _flat(m.value(*args)), ex.tol) for args, got in failing):
                     hint = m.hint
                     break
             except Exception:  # a buggy variant may not run on every case: not this mistake
