@@ -151,7 +151,7 @@ def test_when_no_draw_has_both_classes_it_says_so():
         """A generator whose every uniform and normal draw is 1: every point is (1, ..., 1), one
         class, and every attempt has the same target, far from that point. (With random targets,
         an attempt whose hyperplane passed within the margin of (1, ..., 1) redrew its batch
-        10,000 times: 2.6 s in all.)"""
+        10,000 times.)"""
 
         def uniform(self, low=0.0, high=1.0, size=None):
             return 1.0 if size is None else np.ones(size)
@@ -338,7 +338,7 @@ def test_flip_zero_flips_nothing_even_on_a_draw_of_exactly_zero():
 
 
 def test_every_data_generator_lives_in_datasets():
-    """Issue 19: the generators are written once, in perclib.datasets; the modules that used to
+    """The generators are written once, in perclib.datasets; the modules that used to
     hold one (experiments, sparse) export that very function."""
     import ast
 
@@ -654,7 +654,7 @@ def test_make_sparse_text_draws_below_its_thresholds_strictly():
 
 def test_make_sparse_text_defaults():
     """Guards the defaults: 2000 examples, 5000 features, 20 words each. (The draws are
-    replaced by cheap ones: the real ones take 0.2 s.)"""
+    replaced by cheap ones.)"""
 
     class Cheap(np.random.Generator):
         def choice(self, a, size=None, replace=True, p=None):

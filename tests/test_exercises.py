@@ -65,7 +65,7 @@ def test_second_epoch_alone_from_its_start():
     assert fb.correct and fb.message.endswith("θ ends at (-2, 2, 2).")
 
 
-def test_the_issue_example_message():
+def test_the_module_docstrings_example_message():
     wrong = [LECTURE_EPOCH1[0], LECTURE_EPOCH1[1], ((0, 0), 1, 1, (-2, 0, 0)), LECTURE_EPOCH1[3]]
     fb = check_epoch(wrong, reveal=True)
     assert not fb and fb.step == 3

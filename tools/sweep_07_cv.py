@@ -4,7 +4,7 @@ Notebook 07 runs `RepeatedStratifiedKFold(n_splits=4, n_repeats=5, random_state=
 says how the comparisons fared over `random_state` 0-9 (200 splits). This prints, per shuffle, what
 the prose quotes: the wins of each pair of models, the spreads, the paired difference between the
 plain multi-class perceptron and one-vs-rest, and on how many splits "8 read as 1" is the (joint)
-largest confusion. About 10 s per shuffle.
+largest confusion.
 
 Usage: PYTHONPATH=. python tools/sweep_07_cv.py [random_state ...]   (default: 0 to 9)
 """
