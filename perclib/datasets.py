@@ -144,9 +144,10 @@ def make_lfd(n_samples=10, *, random_state=None):
 def _sklearn_datasets():
     try:
         from sklearn import datasets
-    except ImportError:  # pragma: no cover - scikit-learn is in the course's extra
+    except ImportError:  # pragma: no cover - scikit-learn is one of perclib's dependencies
         raise ImportError(
-            "The real datasets ship with scikit-learn: pip install -e '.[course]'."
+            "The real datasets ship with scikit-learn, one of perclib's dependencies: "
+            "pip install -e . (in the course's folder) installs it."
         ) from None
     return datasets
 

@@ -14,7 +14,9 @@ made when y θ·x <= 0.
 :func:`trace_table` turns a recorded fit (``history_``) into the lecture's table: epoch, x, θ·x,
 ŷ, y, update.
 
-Other helpers may append their own functions at the end of this file.
+:class:`ExerciseSet` holds one notebook's exercises (their answers, anticipated mistakes, hints and
+worked solutions, which are course content and live beside the notebook, in notebooks/exercises/)
+and gives the notebook ``check``, ``check_function`` and ``show_solution``.
 """
 
 from __future__ import annotations
@@ -413,10 +415,10 @@ def check_epoch(
     )
 
 
-def _check_row(row, ref, theta, where, rule, eta, d, reveal=True):
+def _check_row(row, ref, theta, where, rule, eta, d, reveal):
+    """The first wrong entry of a row, or None: with ``reveal`` what the entry should be, else a
+    hint about the kind of mistake, not the right value."""
     theta_x, y_hat, theta_after = row
-    if not reveal:
-        return _hint_row(row, ref, theta, where, rule, eta, d)
     before = _theta(theta[0], theta[1:])
     x = ref["x"]
     for key, value in zip(("theta_x", "y_hat", "theta"), row):
@@ -426,78 +428,32 @@ def _check_row(row, ref, theta, where, rule, eta, d, reveal=True):
     if a is None:
         return f"{where}: your activation θ·x should be a number; got {theta_x!r}."
     if abs(a - ref["theta_x"]) > _TOL:
-        terms = " + ".join(
-            [_num(theta[0])] + [f"{_num(t)}·{_num(v)}" for t, v in zip(theta[1:], x)]
-        )
-        return (
-            f"{where}: your activation θ·x is {_num(a)} but it should be {_num(ref['theta_x'])} "
-            f"(θ = {before} before this step, so θ·x = {terms})."
-        )
-    p = _scalar(y_hat)
-    if p is None or p not in (-1.0, 1.0):
-        return f"{where}: your prediction ŷ should be +1 or -1; got {y_hat!r}."
-    if p != ref["y_hat"]:
-        return (
-            f"{where}: your prediction ŷ is {_sign(p)} but it should be {_sign(ref['y_hat'])} "
-            f"(ŷ = +1 when θ·x >= 0, so sign(0) = +1; here θ·x = {_num(ref['theta_x'])})."
-        )
-    t = _vector(theta_after, d + 1)
-    if t is None:
-        return (
-            f"{where}: θ after the step should be {d + 1} numbers (b, w1, ..., w{d}); "
-            f"got {theta_after!r}."
-        )
-    if np.any(np.abs(t - ref["theta"]) > _TOL):
-        y = ref["y"]
-        if not ref["updated"]:
-            why = (
-                f"ŷ = y = {_sign(y)}, so there is no update"
-                if rule == "prediction"
-                else f"y·θ·x = {_num(y * ref['theta_x'])} > 0, so there is no update"
+        if reveal:
+            terms = " + ".join(
+                [_num(theta[0])] + [f"{_num(t)}·{_num(v)}" for t, v in zip(theta[1:], x)]
             )
-        elif rule == "prediction":
-            why = (
-                f"ŷ = {_sign(ref['y_hat'])} but y = {_sign(y)}, so θ ← θ + η(y − ŷ)(1, x) = "
-                f"{before} + {_num(eta * (y - ref['y_hat']))}·(1, {', '.join(_num(v) for v in x)})"
+            return (
+                f"{where}: your activation θ·x is {_num(a)} but it should be "
+                f"{_num(ref['theta_x'])} (θ = {before} before this step, so θ·x = {terms})."
             )
-        else:
-            why = (
-                f"y·θ·x = {_num(y * ref['theta_x'])} <= 0, so θ ← θ + ηy(1, x) = "
-                f"{before} + {_num(eta * y)}·(1, {', '.join(_num(v) for v in x)})"
-            )
-        return (
-            f"{where}: your θ after the step is {_theta(t[0], t[1:])} but it should be "
-            f"{_theta(ref['theta'][0], ref['theta'][1:])} ({why})."
-        )
-    return None
-
-
-def _hint_row(row, ref, theta, where, rule, eta, d):
-    """The first wrong entry of a row: a hint about the kind of mistake, not the right value."""
-    theta_x, y_hat, theta_after = row
-    before = _theta(theta[0], theta[1:])
-    x = ref["x"]
-    for key, value in zip(("theta_x", "y_hat", "theta"), row):
-        if _blank(value):
-            return f"{where}: fill in your {_NAMES[key]}, then run this cell."
-    terms = "b + " + " + ".join(f"w{j + 1}·x{j + 1}" for j in range(d))
-    a = _scalar(theta_x)
-    if a is None:
-        return f"{where}: your activation θ·x should be a number; got {theta_x!r}."
-    if abs(a - ref["theta_x"]) > _TOL:
         if abs(a - (ref["theta_x"] - theta[0])) <= _TOL and theta[0] != 0:
             return (
                 f"{where}: your activation θ·x leaves out the bias b, θ's first entry "
                 "(x is augmented with a 1)."
             )
+        terms = "b + " + " + ".join(f"w{j + 1}·x{j + 1}" for j in range(d))
         return (
             f"{where}: your activation θ·x is {_num(a)}, which is not {terms} "
-            f"for θ = {before}, the θ "
-            f"after the previous step. Recompute it term by term."
+            f"for θ = {before}, the θ after the previous step. Recompute it term by term."
         )
     p = _scalar(y_hat)
     if p is None or p not in (-1.0, 1.0):
         return f"{where}: your prediction ŷ should be +1 or -1; got {y_hat!r}."
+    if p != ref["y_hat"] and reveal:
+        return (
+            f"{where}: your prediction ŷ is {_sign(p)} but it should be {_sign(ref['y_hat'])} "
+            f"(ŷ = +1 when θ·x >= 0, so sign(0) = +1; here θ·x = {_num(ref['theta_x'])})."
+        )
     if p != ref["y_hat"]:
         extra = " A tie θ·x = 0 is predicted +1: sign(0) = +1." if ref["theta_x"] == 0 else ""
         return (
@@ -512,7 +468,30 @@ def _hint_row(row, ref, theta, where, rule, eta, d):
         )
     if np.all(np.abs(t - ref["theta"]) <= _TOL):
         return None
-    z, y = np.concatenate([[1.0], x]), ref["y"]
+    y = ref["y"]
+    if reveal:
+        point = f"(1, {', '.join(_num(v) for v in x)})"
+        if not ref["updated"]:
+            why = (
+                f"ŷ = y = {_sign(y)}, so there is no update"
+                if rule == "prediction"
+                else f"y·θ·x = {_num(y * ref['theta_x'])} > 0, so there is no update"
+            )
+        elif rule == "prediction":
+            why = (
+                f"ŷ = {_sign(ref['y_hat'])} but y = {_sign(y)}, so θ ← θ + η(y − ŷ)(1, x) = "
+                f"{before} + {_num(eta * (y - ref['y_hat']))}·{point}"
+            )
+        else:
+            why = (
+                f"y·θ·x = {_num(y * ref['theta_x'])} <= 0, so θ ← θ + ηy(1, x) = "
+                f"{before} + {_num(eta * y)}·{point}"
+            )
+        return (
+            f"{where}: your θ after the step is {_theta(t[0], t[1:])} but it should be "
+            f"{_theta(ref['theta'][0], ref['theta'][1:])} ({why})."
+        )
+    z = np.concatenate([[1.0], x])
     if not ref["updated"]:
         why = "ŷ = y here" if rule == "prediction" else "y·θ·x > 0 here"
         return f"{where}: {why}, so the rule makes no update: θ after the step is θ before it."
@@ -555,50 +534,18 @@ def _hint_row(row, ref, theta, where, rule, eta, d):
     return f"{where}: your θ after the step is not right: recompute {formula} from θ = {before}."
 
 
-def check_value(answer, expected, *, what="your answer", why="", tol=1e-9):
-    """Legacy (notebooks 05-07 until they move to :func:`check`): a one-value self-check.
-
-    It takes the expected value from the student's cell and prints it on a wrong answer; new
-    exercises use the registry (:func:`check`, :func:`check_function`, :func:`show_solution`).
-
-    >>> check_value(3, 2, what="k", why="the point is fixed once y w.x > 0")
-    Not yet: k is 3 but it should be 2 (the point is fixed once y w.x > 0).
-    >>> check_value(..., 2, what="k")
-    Fill in k (it is still ...).
-    """
-    if _blank(answer):
-        return Feedback(False, f"Fill in {what} (it is still ...).")
-    reason = f" ({why})" if why else ""
-    if isinstance(expected, str):
-        ok = isinstance(answer, str) and answer.strip().lower() == expected.lower()
-        shown = repr(answer)
-    else:
-        exp = np.asarray(expected, dtype=np.float64)
-        try:
-            got = np.asarray(answer, dtype=np.float64)
-        except (TypeError, ValueError):
-            return Feedback(False, f"Not yet: {what} should be a number; got {answer!r}.")
-        ok = got.shape == exp.shape and bool(np.all(np.abs(got - exp) <= tol))
-        shown = _num(got) if got.ndim == 0 else "(" + ", ".join(_num(v) for v in got.ravel()) + ")"
-        expected = (
-            _num(exp) if exp.ndim == 0 else "(" + ", ".join(_num(v) for v in exp.ravel()) + ")"
-        )
-    if ok:
-        return Feedback(True, f"Right: {what} is {expected}{reason}.")
-    return Feedback(False, f"Not yet: {what} is {shown} but it should be {expected}{reason}.")
-
-
-# -- the exercise registry: answers live here, never in the student's cell -----------------------
+# -- a notebook's exercises: answers live there, never in the student's cell ----------------------
 #
-# Each exercise is registered once (by perclib.exercise_bank) under an id such as "01-2" (notebook
-# 01, exercise 2). The student's cell holds only their answer and one call:
+# Each notebook's exercises are course content, in a module beside it (notebooks/exercises/ex01.py
+# for notebook 01), which builds an ExerciseSet under ids such as "01-2" (notebook 01, exercise 2).
+# The notebook imports that set's functions, and the student's cell holds only an answer and a call:
 #
 #     answer = ...
 #     check("01-2", answer)
 #
-# The expected value is computed here, from the data, when the check runs; a wrong answer is matched
-# against the anticipated mistakes (forgot the bias, wrong sign, squared, off by one, ...) to give a
-# hint about the kind of mistake; the worked solution shows only on request, show_solution("01-2").
+# The expected value is computed when the check runs; a wrong answer is matched against the
+# anticipated mistakes (forgot the bias, wrong sign, squared, off by one, ...) to give a hint about
+# the kind of mistake; the worked solution shows only on request, show_solution("01-2").
 
 
 @dataclass
@@ -614,7 +561,7 @@ class Mistake:
 
 @dataclass
 class Exercise:
-    """One registered exercise.
+    """One exercise of a notebook.
 
     kind : "quick", "predict", "implement", "explain" or "choice".
     what : the name of the answer, as the feedback says it ("the signed distance").
@@ -624,7 +571,7 @@ class Exercise:
     mistakes : anticipated wrong answers with their hints.
     hint : the hint for a wrong answer no mistake explains (it must not give the answer away).
     solution : the worked solution, in Markdown (or a function of nothing that writes it), shown by
-        :func:`show_solution` only.
+        :meth:`ExerciseSet.show_solution` only.
     tol : absolute tolerance for numbers.
     seed : the grader's seed for the random cases of an implement exercise.
     judge : for "choice" (and "explain" with a free conclusion): ``judge(answer) -> None`` when the
@@ -645,40 +592,20 @@ class Exercise:
     judge: object = None
 
 
-_REGISTRY: dict[str, Exercise] = {}
 _KINDS = ("quick", "predict", "implement", "explain", "choice")
 
 
-def register(exercise):
-    """Add an exercise to the registry (ids are unique); returns it."""
-    if exercise.kind not in _KINDS:
-        raise ValueError(f"kind must be one of {', '.join(_KINDS)}; got {exercise.kind!r}.")
-    if exercise.id in _REGISTRY:
-        raise ValueError(f"An exercise with the id {exercise.id!r} is already registered.")
-    _REGISTRY[exercise.id] = exercise
-    return exercise
-
-
-def get_exercise(exercise_id):
-    """The registered exercise with this id (a clear error names the known ids)."""
-    from . import exercise_bank  # noqa: F401  (registers the course's exercises)
-
-    if exercise_id not in _REGISTRY:
-        known = ", ".join(sorted(_REGISTRY)) or "none"
-        raise ValueError(f"There is no exercise {exercise_id!r}; the exercises are: {known}.")
-    return _REGISTRY[exercise_id]
-
-
-def _has_blank(answer):
+def has_blank(answer):
     """Whether ``...`` is still somewhere in an answer (a tuple of parts, a list of points)."""
     if _blank(answer):
         return True
     if isinstance(answer, (tuple, list)):
-        return any(_has_blank(a) for a in answer)
+        return any(has_blank(a) for a in answer)
     return False
 
 
-def _blank_feedback(what):
+def blank_feedback(what):
+    """The neutral verdict on an answer with a ``...`` left in it."""
     return Feedback(False, f"Fill in {what} (replace the ...), then run this cell.", neutral=True)
 
 
@@ -704,61 +631,6 @@ def _same(answer, expected, tol):
     return got.shape == exp.shape and bool(np.all(np.abs(got - exp) <= tol))
 
 
-def check(exercise_id, answer, *, because=None):
-    """Check your answer to a registered exercise: right, or a hint about the kind of mistake.
-
-    Parameters
-    ----------
-    exercise_id : str
-        The exercise, as the notebook names it ("01-2").
-    answer : object
-        Your answer (a number, a vector, a word, a choice). ``...`` means not answered yet.
-    because : str, optional
-        For an "explain" exercise: your argument, in a sentence or two. The conclusion is checked;
-        the argument is yours to compare with the worked solution.
-
-    Returns
-    -------
-    Feedback
-    """
-    ex = get_exercise(exercise_id)
-    if ex.kind == "implement":
-        raise ValueError(
-            f"Exercise {exercise_id!r} asks for a function: use check_function({exercise_id!r}, "
-            f"your_function)."
-        )
-    if _blank(answer) or (ex.judge is None and _has_blank(answer)):
-        return _blank_feedback(ex.what)
-    if ex.kind == "explain" and (not isinstance(because, str) or len(because.split()) < 4):
-        return Feedback(
-            False,
-            "Write your argument in `because` (a sentence or two), then run this cell.",
-            neutral=True,
-        )
-    if ex.judge is not None:
-        problem = ex.judge(answer)
-        if isinstance(problem, Feedback):  # a checker with its own verdicts (a hand trace)
-            return problem
-        if problem is None:
-            return Feedback(True, f"Right: {ex.what} works.")
-        return Feedback(False, f"Not yet: {problem} {_asked(exercise_id)}")
-    if _same(answer, _value(ex.expected), ex.tol):
-        return Feedback(True, f"Right: {ex.what} is correct.")
-    for m in ex.mistakes:
-        if _same(answer, _value(m.value), ex.tol):
-            return Feedback(False, f"Not yet: {m.hint} {_asked(exercise_id)}")
-    return Feedback(False, f"Not yet: {ex.hint} {_asked(exercise_id)}")
-
-
-def _close(a, b, tol):
-    try:
-        a = np.asarray(a, dtype=np.float64)
-        b = np.asarray(b, dtype=np.float64)
-    except (TypeError, ValueError):
-        return False
-    return a.shape == b.shape and bool(np.all(np.abs(a - b) <= tol))
-
-
 def _flat(result):
     """A function's result as one float vector (tuples such as (w, b) are concatenated)."""
     if isinstance(result, tuple):
@@ -780,79 +652,6 @@ def _describe(args):
     return ", ".join(parts)
 
 
-def check_function(exercise_id, func):
-    """Check a function you wrote on the grader's random cases, against perclib's reference.
-
-    The cases are random but fixed by the exercise's seed (the same function gets the same verdict
-    on every run). A wrong function gets the first case it fails and a hint about the kind of
-    mistake; the right results are not shown.
-    """
-    ex = get_exercise(exercise_id)
-    if ex.kind != "implement":
-        raise ValueError(
-            f"Exercise {exercise_id!r} asks for a value: use check({exercise_id!r}, answer)."
-        )
-    if _blank(func):
-        return _blank_feedback(ex.what)
-    if not callable(func):
-        return Feedback(
-            False, f"Not yet: pass your function itself (its name, without brackets); got {func!r}."
-        )
-    cases = ex.expected(np.random.default_rng(ex.seed))[: ex.trials]
-    failing = []
-    for args, ref in cases:
-        copies = [np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args]
-        try:
-            got = func(*copies)
-        except Exception as err:  # the student's code: any error is feedback, not a crash
-            return Feedback(
-                False,
-                f"Not yet: on the inputs ({_describe(args)}) your function raised "
-                f"{type(err).__name__}: {err}",
-            )
-        if got is None:
-            return Feedback(
-                False,
-                "Write the body of your function (it returns nothing yet), then run this cell.",
-                neutral=True,
-            )
-        if any(
-            isinstance(a, np.ndarray) and not np.array_equal(a, c) for a, c in zip(args, copies)
-        ):
-            return Feedback(
-                False,
-                "Not yet: your function changes its inputs in place; return new values "
-                "instead (w = w + ..., not w += ...).",
-            )
-        try:
-            ok = _close(_flat(got), _flat(ref), ex.tol)
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
-            failing.append((args, got))
-    if not failing:
-        return Feedback(
-            True,
-            f"Right: {ex.what} agrees with perclib's reference on all {len(cases)} random "
-            f"cases (grader's seed {ex.seed}).",
-        )
-    for m in ex.mistakes:
-        try:
-            if all(_close(_flat(got), _flat(m.value(*args)), ex.tol) for args, got in failing):
-                hint = m.hint
-                break
-        except Exception:  # a buggy variant may not run on every case: not this mistake
-            continue
-    else:
-        hint = ex.hint
-    args, got = failing[0]
-    return Feedback(
-        False,
-        f"Not yet: wrong on {len(failing)} of {len(cases)} random cases; the first is the "
-        f"inputs ({_describe(args)}). {hint} {_asked(exercise_id)}",
-    )
-
-
 class Solution:
     """A worked solution: Markdown in a notebook, plain text elsewhere."""
 
@@ -869,6 +668,169 @@ class Solution:
         return f"**Solution {self.exercise_id}.** {self.text}"
 
 
-def show_solution(exercise_id):
-    """The worked solution of an exercise, for when you have tried (or are stuck)."""
-    return Solution(exercise_id, _value(get_exercise(exercise_id).solution))
+class ExerciseSet:
+    """The exercises of one notebook, by id, and the checks a student calls on them.
+
+    A notebook's exercises module builds one, adds its exercises, and hands the notebook the three
+    methods, :meth:`check`, :meth:`check_function` and :meth:`show_solution`.
+
+    Examples
+    --------
+    >>> exercises = ExerciseSet()
+    >>> _ = exercises.add(Exercise("00-1", "quick", "the sum", 4, solution="2 + 2 = 4."))
+    >>> exercises.check("00-1", 4)
+    Right: the sum is correct.
+    >>> exercises.check("00-1", 5)  # doctest: +NORMALIZE_WHITESPACE
+    Not yet: Recheck your working step by step.
+    Stuck? show_solution('00-1') gives the worked solution.
+    >>> exercises.show_solution("00-1")
+    Solution 00-1:
+    2 + 2 = 4.
+    """
+
+    def __init__(self):
+        self._exercises = {}
+
+    def add(self, exercise):
+        """Add an exercise (ids are unique); returns it."""
+        if exercise.kind not in _KINDS:
+            raise ValueError(f"kind must be one of {', '.join(_KINDS)}; got {exercise.kind!r}.")
+        if exercise.id in self._exercises:
+            raise ValueError(f"An exercise with the id {exercise.id!r} is already in this set.")
+        self._exercises[exercise.id] = exercise
+        return exercise
+
+    def __getitem__(self, exercise_id):
+        """The exercise with this id (a clear error names the known ids)."""
+        if exercise_id not in self._exercises:
+            known = ", ".join(sorted(self._exercises)) or "none"
+            raise ValueError(f"There is no exercise {exercise_id!r}; the exercises are: {known}.")
+        return self._exercises[exercise_id]
+
+    def __iter__(self):
+        return iter(self._exercises.values())
+
+    def __len__(self):
+        return len(self._exercises)
+
+    def check(self, exercise_id, answer, *, because=None):
+        """Check your answer to an exercise: right, or a hint about the kind of mistake.
+
+        Parameters
+        ----------
+        exercise_id : str
+            The exercise, as the notebook names it ("01-2").
+        answer : object
+            Your answer (a number, a vector, a word, a choice). ``...`` means not answered yet.
+        because : str, optional
+            For an "explain" exercise: your argument, in a sentence or two. The conclusion is
+            checked; the argument is yours to compare with the worked solution.
+
+        Returns
+        -------
+        Feedback
+        """
+        ex = self[exercise_id]
+        if ex.kind == "implement":
+            raise ValueError(
+                f"Exercise {exercise_id!r} asks for a function: use "
+                f"check_function({exercise_id!r}, your_function)."
+            )
+        if _blank(answer) or (ex.judge is None and has_blank(answer)):
+            return blank_feedback(ex.what)
+        if ex.kind == "explain" and (not isinstance(because, str) or len(because.split()) < 4):
+            return Feedback(
+                False,
+                "Write your argument in `because` (a sentence or two), then run this cell.",
+                neutral=True,
+            )
+        if ex.judge is not None:
+            problem = ex.judge(answer)
+            if isinstance(problem, Feedback):  # a checker with its own verdicts (a hand trace)
+                return problem
+            if problem is None:
+                return Feedback(True, f"Right: {ex.what} works.")
+            return Feedback(False, f"Not yet: {problem} {_asked(exercise_id)}")
+        if _same(answer, _value(ex.expected), ex.tol):
+            return Feedback(True, f"Right: {ex.what} is correct.")
+        for m in ex.mistakes:
+            if _same(answer, _value(m.value), ex.tol):
+                return Feedback(False, f"Not yet: {m.hint} {_asked(exercise_id)}")
+        return Feedback(False, f"Not yet: {ex.hint} {_asked(exercise_id)}")
+
+    def check_function(self, exercise_id, func):
+        """Check a function you wrote on the grader's random cases, against perclib's reference.
+
+        The cases are random but fixed by the exercise's seed (the same function gets the same
+        verdict on every run). A wrong function gets the first case it fails and a hint about the
+        kind of mistake; the right results are not shown.
+        """
+        ex = self[exercise_id]
+        if ex.kind != "implement":
+            raise ValueError(
+                f"Exercise {exercise_id!r} asks for a value: use check({exercise_id!r}, answer)."
+            )
+        if _blank(func):
+            return blank_feedback(ex.what)
+        if not callable(func):
+            return Feedback(
+                False,
+                f"Not yet: pass your function itself (its name, without brackets); got {func!r}.",
+            )
+        cases = ex.expected(np.random.default_rng(ex.seed))[: ex.trials]
+        failing = []
+        for args, ref in cases:
+            copies = [np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args]
+            try:
+                got = func(*copies)
+            except Exception as err:  # the student's code: any error is feedback, not a crash
+                return Feedback(
+                    False,
+                    f"Not yet: on the inputs ({_describe(args)}) your function raised "
+                    f"{type(err).__name__}: {err}",
+                )
+            if got is None:
+                return Feedback(
+                    False,
+                    "Write the body of your function (it returns nothing yet), then run this cell.",
+                    neutral=True,
+                )
+            if any(
+                isinstance(a, np.ndarray) and not np.array_equal(a, c) for a, c in zip(args, copies)
+            ):
+                return Feedback(
+                    False,
+                    "Not yet: your function changes its inputs in place; return new values "
+                    "instead (w = w + ..., not w += ...).",
+                )
+            try:
+                ok = _same(_flat(got), _flat(ref), ex.tol)
+            except (TypeError, ValueError):
+                ok = False
+            if not ok:
+                failing.append((args, got))
+        if not failing:
+            return Feedback(
+                True,
+                f"Right: {ex.what} agrees with perclib's reference on all {len(cases)} random "
+                f"cases (grader's seed {ex.seed}).",
+            )
+        for m in ex.mistakes:
+            try:
+                if all(_same(_flat(got), _flat(m.value(*args)), ex.tol) for args, got in failing):
+                    hint = m.hint
+                    break
+            except Exception:  # a buggy variant may not run on every case: not this mistake
+                continue
+        else:
+            hint = ex.hint
+        args, got = failing[0]
+        return Feedback(
+            False,
+            f"Not yet: wrong on {len(failing)} of {len(cases)} random cases; the first is the "
+            f"inputs ({_describe(args)}). {hint} {_asked(exercise_id)}",
+        )
+
+    def show_solution(self, exercise_id):
+        """The worked solution of an exercise, for when you have tried (or are stuck)."""
+        return Solution(exercise_id, _value(self[exercise_id].solution))

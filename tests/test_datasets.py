@@ -1,6 +1,8 @@
 """Seeded generators keep their promises; the real datasets load offline from scikit-learn."""
 
+import re
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -149,7 +151,7 @@ def test_when_no_draw_has_both_classes_it_says_so():
         """A generator whose every uniform and normal draw is 1: every point is (1, ..., 1), one
         class, and every attempt has the same target, far from that point. (With random targets,
         an attempt whose hyperplane passed within the margin of (1, ..., 1) redrew its batch
-        10,000 times: 2.6 s in all.)"""
+        10,000 times.)"""
 
         def uniform(self, low=0.0, high=1.0, size=None):
             return 1.0 if size is None else np.ones(size)
@@ -311,8 +313,14 @@ def test_without_scikit_learn_the_real_datasets_say_what_to_install(monkeypatch)
         with pytest.raises(ImportError) as info:
             load()
         assert str(info.value) == (
-            "The real datasets ship with scikit-learn: pip install -e '.[course]'."
+            "The real datasets ship with scikit-learn, one of perclib's dependencies: "
+            "pip install -e . (in the course's folder) installs it."
         )
+    # the command installs scikit-learn: it is a dependency, not an extra's
+    pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    assert re.search(
+        r'^    "scikit-learn>=', pyproject.split("[project.optional-dependencies]")[0], re.M
+    )
 
 
 def test_flip_zero_flips_nothing_even_on_a_draw_of_exactly_zero():
@@ -330,10 +338,9 @@ def test_flip_zero_flips_nothing_even_on_a_draw_of_exactly_zero():
 
 
 def test_every_data_generator_lives_in_datasets():
-    """Issue 19: the generators are written once, in perclib.datasets; the modules that used to
+    """The generators are written once, in perclib.datasets; the modules that used to
     hold one (experiments, sparse) export that very function."""
     import ast
-    from pathlib import Path
 
     import perclib
     from perclib import datasets, experiments, sparse
@@ -647,7 +654,7 @@ def test_make_sparse_text_draws_below_its_thresholds_strictly():
 
 def test_make_sparse_text_defaults():
     """Guards the defaults: 2000 examples, 5000 features, 20 words each. (The draws are
-    replaced by cheap ones: the real ones take 0.2 s.)"""
+    replaced by cheap ones.)"""
 
     class Cheap(np.random.Generator):
         def choice(self, a, size=None, replace=True, p=None):

@@ -1,17 +1,16 @@
 """Self-checks: the trace checker against the lecture's hand-computed trace and a brute-force
-oracle; the exercise registry and the course's registered exercises."""
+oracle; an exercise set's checks on toy exercises of each kind (the notebooks' own exercises:
+test_notebook_exercises.py)."""
 
 import itertools
-import json
 import pathlib
-import re
 
 import numpy as np
 import pytest
 
 from perclib import Perceptron
 from perclib.datasets import make_separable, worked_example
-from perclib.exercises import Feedback, check_epoch, check_value, epoch_trace, trace_table
+from perclib.exercises import Feedback, check_epoch, epoch_trace, trace_table
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -66,7 +65,7 @@ def test_second_epoch_alone_from_its_start():
     assert fb.correct and fb.message.endswith("θ ends at (-2, 2, 2).")
 
 
-def test_the_issue_example_message():
+def test_the_module_docstrings_example_message():
     wrong = [LECTURE_EPOCH1[0], LECTURE_EPOCH1[1], ((0, 0), 1, 1, (-2, 0, 0)), LECTURE_EPOCH1[3]]
     fb = check_epoch(wrong, reveal=True)
     assert not fb and fb.step == 3
@@ -259,33 +258,21 @@ def test_trace_table_bad_input():
         trace_table([{"epoch": 1}])
 
 
-def test_feedback_and_check_value():
-    ok = check_value(2, 2, what="k", why="the smallest k with y w.x + k ||x||^2 > 0")
-    assert ok and ok.message == "Right: k is 2 (the smallest k with y w.x + k ||x||^2 > 0)."
-    assert "✔" in ok._repr_html_() and "✘" in Feedback(False, "no")._repr_html_()
-    assert repr(ok) == str(ok)
-    assert check_value([1, 2], (1.0, 2.0), what="w").correct
-    bad = check_value([1, 3], (1.0, 2.0), what="w")
-    assert bad.message == "Not yet: w is (1, 3) but it should be (1, 2)."
-    assert check_value(" Yes", "yes", what="separable").correct
-    assert (
-        check_value("no", "yes", what="separable").message
-        == "Not yet: separable is 'no' but it should be yes."
-    )
-    assert check_value(None, 1).message == "Fill in your answer (it is still ...)."
-    assert check_value("two", 2).message == "Not yet: your answer should be a number; got 'two'."
-    assert not check_value([1, 2, 3], (1, 2)).correct
+def test_feedback():
+    ok = Feedback(True, "Right: k is 2.")
+    assert ok and "✔" in ok._repr_html_() and "✘" in Feedback(False, "no")._repr_html_()
+    assert repr(ok) == str(ok) == "Right: k is 2."
+    assert not Feedback(False, "Fill in k.", neutral=True)
 
 
-# -- the exercise registry: right, wrong with a hint, blank, solution on request, implement -------
+# -- an exercise set: right, wrong with a hint, blank, solution on request, implement ------------
 
 from perclib import exercises as E  # noqa: E402
-from perclib.exercises import check, check_function, get_exercise, show_solution  # noqa: E402
 
 
 @pytest.fixture
 def toy():
-    """A registered toy exercise of each kind, removed afterwards."""
+    """An exercise set with a toy exercise of each kind."""
     made = [
         E.Exercise(
             "zz-quick",
@@ -326,15 +313,15 @@ def toy():
             solution="yes, because ...",
         ),
     ]
+    exercises = E.ExerciseSet()
     for ex in made:
-        E.register(ex)
-    yield
-    for ex in made:
-        E._REGISTRY.pop(ex.id)
+        assert exercises.add(ex) is ex
+    assert len(exercises) == 4 and [ex.id for ex in exercises] == [ex.id for ex in made]
+    return exercises
 
 
 def test_right_answer(toy):
-    fb = check("zz-quick", 4)
+    fb = toy.check("zz-quick", 4)
     assert fb and fb.message == "Right: the answer is correct." and "✔" in fb._repr_html_()
 
 
@@ -344,7 +331,7 @@ def test_wrong_answer_gets_the_hint_of_its_mistake_not_the_answer(toy):
         (-4, "Check the sign."),
         (7, "Recompute it."),
     ):
-        fb = check("zz-quick", answer)
+        fb = toy.check("zz-quick", answer)
         assert not fb and not fb.neutral and hint in fb.message and "✘" in fb._repr_html_()
         assert "SECRET" not in fb.message and "4" not in fb.message.replace("zz-", "")
         assert "show_solution('zz-quick')" in fb.message
@@ -352,36 +339,36 @@ def test_wrong_answer_gets_the_hint_of_its_mistake_not_the_answer(toy):
 
 def test_blank_answer_is_neutral(toy):
     for exercise_id in ("zz-quick", "zz-pick", "zz-why"):
-        fb = check(exercise_id, ...)
+        fb = toy.check(exercise_id, ...)
         assert not fb and fb.neutral and "then run this cell" in fb.message
         assert "✘" not in fb._repr_html_() and "#D55E00" not in fb._repr_html_()
-    assert check_function("zz-impl", ...).neutral
-    assert check_function("zz-impl", lambda x: None).neutral
+    assert toy.check_function("zz-impl", ...).neutral
+    assert toy.check_function("zz-impl", lambda x: None).neutral
 
 
 def test_solution_only_on_request(toy):
-    sol = show_solution("zz-quick")
+    sol = toy.show_solution("zz-quick")
     assert "SECRET WORKING" in str(sol) and "SECRET WORKING" in sol._repr_markdown_()
 
 
 def test_choice_grades_the_students_own_choice(toy):
-    assert check("zz-pick", 0.5) and check("zz-pick", 17)
-    fb = check("zz-pick", -1)
+    assert toy.check("zz-pick", 0.5) and toy.check("zz-pick", 17)
+    fb = toy.check("zz-pick", -1)
     assert not fb and "it must be positive." in fb.message
 
 
 def test_explain_needs_an_argument_and_checks_the_conclusion(toy):
-    assert check("zz-why", "yes").neutral  # no argument yet
-    assert check("zz-why", "Yes ", because="the line x1 + x2 = 1.5 separates them")
-    fb = check("zz-why", "no", because="no line can separate the corners")
+    assert toy.check("zz-why", "yes").neutral  # no argument yet
+    assert toy.check("zz-why", "Yes ", because="the line x1 + x2 = 1.5 separates them")
+    fb = toy.check("zz-why", "no", because="no line can separate the corners")
     assert not fb and "Look at the corner (1, 1)." in fb.message
 
 
 def test_implement_checker_accepts_a_right_function_and_is_deterministic(toy):
-    fb = check_function("zz-impl", lambda x: 1 + x * 2)
+    fb = toy.check_function("zz-impl", lambda x: 1 + x * 2)
     assert fb and "all 10 random cases" in fb.message and "seed 5" in fb.message
     bug = lambda x: 2 * x + 1 + (x[0] > 1.0)  # noqa: E731  (wrong on some cases only)
-    assert check_function("zz-impl", bug).message == check_function("zz-impl", bug).message
+    assert toy.check_function("zz-impl", bug).message == toy.check_function("zz-impl", bug).message
 
 
 @pytest.mark.parametrize(
@@ -395,7 +382,7 @@ def test_implement_checker_accepts_a_right_function_and_is_deterministic(toy):
     ],
 )
 def test_implement_checker_catches_buggy_implementations(toy, bug, expect):
-    fb = check_function("zz-impl", bug)
+    fb = toy.check_function("zz-impl", bug)
     assert (
         not fb and not fb.neutral and expect in fb.message and "return 2 * x + 1" not in fb.message
     )
@@ -407,66 +394,21 @@ def test_implement_checker_catches_changing_the_input(toy):
         x += 1
         return x
 
-    fb = check_function("zz-impl", in_place)
+    fb = toy.check_function("zz-impl", in_place)
     assert not fb and "changes its inputs" in fb.message
 
 
 def test_wrong_entry_point_and_unknown_ids(toy):
     with pytest.raises(ValueError, match="check_function"):
-        check("zz-impl", 3)
+        toy.check("zz-impl", 3)
     with pytest.raises(ValueError, match="check\\("):
-        check_function("zz-quick", abs)
-    with pytest.raises(ValueError, match="no exercise 'nope'.*01-1"):
-        check("nope", 1)
-    with pytest.raises(ValueError, match="already registered"):
-        E.register(E.Exercise("zz-quick", "quick", "x", 1, solution=""))
+        toy.check_function("zz-quick", abs)
+    with pytest.raises(ValueError, match="no exercise 'nope'.*zz-impl, zz-pick"):
+        toy.check("nope", 1)
+    with pytest.raises(ValueError, match="already in this set"):
+        toy.add(E.Exercise("zz-quick", "quick", "x", 1, solution=""))
     with pytest.raises(ValueError, match="kind"):
-        E.register(E.Exercise("zz-new", "essay", "x", 1, solution=""))
-
-
-# -- the course's own exercises: each right answer passes, each anticipated mistake gets its hint
-
-
-def test_every_registered_exercise_has_a_solution_and_its_mistakes_are_wrong():
-    get_exercise("01-1")
-    for ex in list(E._REGISTRY.values()):
-        if ex.id.startswith("zz-"):
-            continue
-        assert E._value(ex.solution).strip(), ex.id
-        if ex.kind in ("implement",) or ex.judge is not None:
-            continue
-        right = E._value(ex.expected)
-        assert check(ex.id, right, because="an argument of enough words")
-        for m in ex.mistakes:
-            wrong = E._value(m.value)
-            fb = check(ex.id, wrong, because="an argument of enough words")
-            assert not fb and m.hint in fb.message, (ex.id, wrong)
-
-
-@pytest.mark.parametrize("exercise_id", ["01-4", "02-4", "03-4", "04-4"])
-def test_registered_implement_exercises_catch_their_anticipated_bugs(exercise_id):
-    ex = get_exercise(exercise_id)
-    assert check_function(exercise_id, lambda *args: None).neutral
-    reference = {args_key(a): r for a, r in ex.expected(np.random.default_rng(ex.seed))}
-    assert check_function(exercise_id, lambda *a: reference[args_key(a)])
-    for m in ex.mistakes:
-        fb = check_function(exercise_id, m.value)
-        assert not fb and m.hint in fb.message, m.hint
-
-
-def args_key(args):
-    return tuple(np.asarray(a, dtype=float).tobytes() for a in args)
-
-
-def test_01_signed_distance_and_and_separator():
-    assert check_function("01-4", lambda w, b, x: (w @ x + b) / np.linalg.norm(w))
-    assert check("01-5", (1, 1, -1.5), because="only <1,1> is +1, cut it off")
-    assert check(
-        "01-5", (2.0, 3.0, -4.0), because="only <1,1> is +1, cut it off"
-    )  # another right choice
-    fb = check("01-5", (1, 1, -1), because="only <1,1> is +1, cut it off")
-    assert not fb and "<0,1> (a = 0)" in fb.message
-    assert not check("01-5", "yes", because="only <1,1> is +1, cut it off")
+        toy.add(E.Exercise("zz-new", "essay", "x", 1, solution=""))
 
 
 # -- check_epoch without reveal (the notebooks' default): hints, never the right value -------------
@@ -511,80 +453,3 @@ def test_hints_for_the_bias_and_for_no_update():
     assert fb.step == 1
     fb = check_epoch([((1, 1), 2, 1, (0, 0, 0))], theta0=(-2, 1, 1))
     assert "leaves out the bias" in fb.message
-
-
-def test_03_choices_are_graded_on_the_students_own_choice():
-    import itertools
-
-    X, y = worked_example()
-    for perm in itertools.permutations(range(4)):
-        order = [tuple(X[i]) for i in perm]
-        ends = epoch_trace(X, y, perm)[-1]["theta"].tolist() == [-2, 0, 0]
-        assert check("03-2", (order, "yes" if ends else "no"))
-        assert not check("03-2", (order, "no" if ends else "yes"))
-    assert not check("03-2", ([(1, 1)] * 4, "yes"))
-    assert (
-        check("03-2", ([..., ..., ..., ...], ...)).neutral and check("03-2", (order, ...)).neutral
-    )
-    blank = check("03-1", [((1, 1), ..., ..., ...)])
-    assert blank.neutral
-    rows = [
-        (r["x"], r["theta_x"], r["y_hat"], r["theta"])
-        for r in epoch_trace(X, y, range(4), theta0=(1, -1, 0))
-    ]
-    assert check("03-1", rows)
-    assert not check("03-1", LECTURE_EPOCH1)  # the lecture's start is not this one
-    assert check("03-5", 0, because="no update of the margin run breaks a point")
-    assert (
-        "lecture's run"
-        in check("03-5", 5, because="no update of the margin run breaks a point").message
-    )
-
-
-def test_04_exercises():
-    from perclib.datasets import make_separable
-    from perclib.theory import margin, mistake_bound
-
-    # 3: the factor, reasoned; a no-bias perceptron's run is the same on 10 x~ (so is its bound)
-    X, y = make_separable(40, 2, margin=0.1, random_state=0)
-    X_aug = np.c_[np.ones(len(X)), X]
-    runs = [Perceptron(fit_intercept=False, record=True).fit(c * X_aug, y) for c in (1, 10)]
-    assert [[s.index for s in r.history_ if s.updated] for r in runs][0] == [
-        s.index for s in runs[1].history_ if s.updated
-    ]
-    assert check("04-3", 1) and not check("04-3", 100)
-    assert "γ*² grows 100 times" in check("04-3", 100).message
-    # with a bias the factor is neither 1 nor 100, which is why the exercise removes the bias
-    factor = mistake_bound(10 * X, y) / mistake_bound(X, y)
-    assert not np.isclose(factor, 1) and not np.isclose(factor, 100)
-    # 4: the reference is perclib.theory.margin, an independent implementation
-    for (Xc, yc, w, b), ref in get_exercise("04-4").expected(np.random.default_rng(1)):
-        assert ref == pytest.approx(margin(Xc, yc, w, b))
-    assert check_function("04-4", margin)
-    fb = check_function("04-4", lambda X, y, w, b: np.min(y * (X @ w + b)) / np.linalg.norm(w))
-    assert not fb and "geometric distance" in fb.message
-    # 5: the conclusion is checked, the argument is required, blanks are neutral
-    why = "gamma* is unknown, so no count of updates exceeds a known bound"
-    assert check("04-5", ("no", 1600), because=why)
-    assert check("04-5", ("No ", 1600.0), because=why)
-    assert "needs γ*" in check("04-5", ("yes", 1600), because=why).message
-    assert "its square" in check("04-5", ("no", 40), because=why).message
-    assert not check("04-5", ("no", 2000), because=why)
-    assert check("04-5", ..., because=why).neutral
-    assert check("04-5", ("no", ...), because=why).neutral
-    assert check("04-5", ("no", 1600)).neutral  # no argument yet
-    for ex in ("04-3", "04-4", "04-5"):
-        sol = str(show_solution(ex))
-        assert sol.strip() and ("1600" in sol if ex == "04-5" else True)
-
-
-@pytest.mark.parametrize(
-    "notebook", sorted(p.name for p in (ROOT / "notebooks").glob("0*_*.ipynb")), ids=str
-)
-def test_a_notebook_that_offers_solutions_imports_show_solution(notebook):
-    """The text says "run show_solution(...)": the set-up imports it, or the call is a NameError."""
-    nb = json.loads((ROOT / "notebooks" / notebook).read_text(encoding="utf-8"))
-    text = "\n".join("".join(c["source"]) for c in nb["cells"])
-    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
-    if "show_solution(" in text:
-        assert re.search(r"^from perclib\.exercises import .*\bshow_solution\b", code, re.M)

@@ -9,7 +9,7 @@ from matplotlib.collections import PolyCollection
 
 from perclib import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron, plotting
 from perclib.datasets import make_noisy
-from perclib.evaluation import ErrorCurves, confusion_matrix
+from perclib.experiments import ErrorCurves, confusion_matrix
 from perclib.plotting import evaluation as P
 
 

@@ -4,7 +4,7 @@ Notebook 07 runs `RepeatedStratifiedKFold(n_splits=4, n_repeats=5, random_state=
 says how the comparisons fared over `random_state` 0-9 (200 splits). This prints, per shuffle, what
 the prose quotes: the wins of each pair of models, the spreads, the paired difference between the
 plain multi-class perceptron and one-vs-rest, and on how many splits "8 read as 1" is the (joint)
-largest confusion. About 10 s per shuffle.
+largest confusion.
 
 Usage: PYTHONPATH=. python tools/sweep_07_cv.py [random_state ...]   (default: 0 to 9)
 """
@@ -17,8 +17,8 @@ from sklearn.linear_model import Perceptron as OneVsRestPerceptron
 from sklearn.model_selection import RepeatedStratifiedKFold, cross_validate
 
 from perclib import ConvergenceWarning, MulticlassPerceptron
-from perclib import evaluation as ev
 from perclib.datasets import load_digits
+from perclib.experiments import confusion_matrix
 
 
 def shuffle(random_state, X, y):
@@ -40,7 +40,7 @@ def shuffle(random_state, X, y):
     acc = {name: run["test_score"] for name, run in runs.items()}
     top_8_as_1 = 0
     for est, test in zip(runs["multi"]["estimator"], runs["multi"]["indices"]["test"]):
-        C = ev.confusion_matrix(y[test], est.predict(X[test]))
+        C = confusion_matrix(y[test], est.predict(X[test]))
         off = C - np.diag(np.diag(C))
         top_8_as_1 += int(off[8, 1] == off.max())
     diff = acc["multi"] - acc["ovr"]

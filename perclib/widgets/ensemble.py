@@ -24,7 +24,7 @@ from .. import _accel
 from .. import _validation as V
 from ..averaged import AveragedPerceptron
 from ..datasets import make_noisy
-from ..evaluation import METHODS, prediction_cost
+from ..experiments import METHODS, prediction_cost
 from ..perceptron import Perceptron
 from ..plotting.evaluation import METHOD_STYLES, plot_boundaries
 from ..pocket import PocketPerceptron
