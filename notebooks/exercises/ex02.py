@@ -177,6 +177,7 @@ EXERCISES.add(
         ),
         hint="The margin rule: a = w.x + b; if y·a <= 0 then w ← w + ηyx and b ← b + ηy; return "
         "(w, b).",
+        returns=("w", "b"),
         solution="```python\ndef perceptron_update(w, b, x, y, eta):\n    a = w @ x + b\n    if y "
         "* a <= 0:\n        return w + eta * y * x, b + eta * y\n    return w, b\n```\nIt mirrors "
         "the two lines inside CIML's PerceptronTrain loop.",
