@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validation as V
-from ._engine import predict_sign, row_norms, scores, train
+from .training import predict_sign, row_norms, scores, train
 
 #: The four answers compared in notebook 06, in the order they are drawn.
 METHODS = ("last", "voted", "averaged", "pocket")

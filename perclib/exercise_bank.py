@@ -285,7 +285,7 @@ register(
 
 
 def _update_cases(rng):
-    from ._engine import activation, is_mistake, step_size
+    from .training import activation, is_mistake, step_size
 
     cases = []
     for k in range(30):

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validation as V
-from ._engine import train
 from ._format import num as _num
 from .datasets import worked_example
+from .training import train
 
 _TOL = 1e-9
 

@@ -14,11 +14,11 @@ import warnings
 import numpy as np
 
 from . import _validation as V
-from ._engine import predict_sign, train
 from .datasets import make_fixed_ratio, make_lfd, make_noisy, make_separable
 from .perceptron import Perceptron
 from .pocket import PocketPerceptron
 from .theory import max_margin, radius
+from .training import predict_sign, train
 
 
 def _count(value, name, minimum=1):

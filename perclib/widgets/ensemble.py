@@ -24,7 +24,6 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .. import _accel
 from .. import _validation as V
 from ..averaged import AveragedPerceptron
 from ..datasets import make_noisy
@@ -156,8 +155,7 @@ class EnsembleExplorer:
             "averaged": AveragedPerceptron(**kw),
             "pocket": PocketPerceptron(**kw),
         }
-        # a widget never waits for numba's compiler: the numpy loops (the same results, _accel)
-        with warnings.catch_warnings(), _accel.disabled():
+        with warnings.catch_warnings():
             # noisy data is rarely separable: the last iterate's ConvergenceWarning is expected here
             warnings.simplefilter("ignore", V.ConvergenceWarning)
             for model in models.values():

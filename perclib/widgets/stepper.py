@@ -34,11 +34,11 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from .. import _validation as V
-from .._engine import Step
 from .._format import num as _num
 from .._format import vec as _vec
 from ..perceptron import Perceptron
 from ..plotting.core import OKABE_ITO, boundary_segment, halfplanes, plot_data
+from ..training import Step
 from ._common import figure_image, play_button, square_view, status_html
 from .slider import IntSlider
 
