@@ -33,7 +33,7 @@ of the true class over the best other class (:func:`perclib.training.class_band`
 >>> w_scan, w_plain = np.zeros(5), np.zeros(5)
 >>> b_scan = train(X, y, w_scan, 0.0, **args)[0]
 >>> b_plain = training.train(X, y, w_plain, 0.0, **args)[0]
->>> bool(np.array_equal(w_scan, w_plain)), b_scan == b_plain
+>>> bool(np.array_equal(w_scan, w_plain)), bool(b_scan == b_plain)
 (True, True)
 """
 
