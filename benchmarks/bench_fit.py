@@ -1,8 +1,7 @@
 """Benchmark perclib's fast paths against scikit-learn and against perclib's own reference loop.
 
 Run with ``make bench`` (not part of ``make test``), after the training grid (``bench_grid.py``).
-It writes a markdown table to the ``fit`` section of ``benchmarks/results.md`` and of README.md's
-``<!-- bench:start -->`` block (``_report.py``).
+It writes a markdown table to the ``fit`` section of ``benchmarks/results.md`` (``_report.py``).
 
 * The main comparison: Perceptron fit to convergence on a separable 100k x 100 float64 dataset with
   margin 0.1, against ``sklearn.linear_model.Perceptron(shuffle=False, tol=None)`` run for the same

@@ -2,7 +2,7 @@
 
 ``fit`` is written once, here, as scikit-learn's own estimators do it:
 
-1. check the parameters against ``_parameter_constraints``;
+1. check the parameters against ``_params`` (:func:`perclib._validation.check_params`);
 2. forget every learned attribute of a previous fit;
 3. validate X and y (``validate_data``: ``n_features_in_``, ``feature_names_in_``) and check
    that y holds class labels;
@@ -10,6 +10,10 @@
 5. run the model's own training step, ``_fit``.
 
 ``partial_fit`` (the online models) shares steps 1 to 4 and then runs ``_partial_fit``.
+
+The training step runs the model's loop through :meth:`BaseModel._train`, the one place that
+chooses between the block scan (:mod:`perclib.block_scan`) and the plain loop
+(:mod:`perclib.training`); both give the same results, bit for bit.
 """
 
 from __future__ import annotations
@@ -20,47 +24,53 @@ from typing import ClassVar
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _validation as V
-from ._engine import csr, predict_sign
+from . import block_scan, training
 
-
-class _NotBool(Interval):
-    """An interval that refuses True and False (scikit-learn's counts them as the numbers 1 and 0).
-
-    ``eta=True`` or ``max_iter=True`` is a slip, not a number; perclib refuses it.
-    """
-
-    def is_satisfied_by(self, val):
-        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
-
-
-POSITIVE = _NotBool(Real, 0, None, closed="neither")
-AT_LEAST_ONE = _NotBool(Integral, 1, None, closed="left")
-#: None, a non-negative integer, or a numpy Generator (perclib draws with numpy's new generators).
-RANDOM_STATE = [None, _NotBool(Integral, 0, None, closed="left"), np.random.Generator]
-
+POSITIVE = V.interval(Real, 0, closed="neither")
+AT_LEAST_ONE = V.interval(Integral, 1)
 
 #: The orders and update rules of Perceptron and PocketPerceptron
 #: (the others take cyclic or shuffle).
-ORDER_AND_RULE = {"order": [StrOptions(set(V.ORDERS))], "rule": [StrOptions(set(V.RULES))]}
+ORDER_AND_RULE = {"order": [V.options(*V.ORDERS)], "rule": [V.options(*V.RULES)]}
 
 
 class BaseModel(ClassifierMixin, BaseEstimator):
     """scikit-learn's estimator conventions: keyword parameters stored as given, checked in fit."""
 
-    _parameter_constraints: ClassVar[dict] = {
+    _params: ClassVar[dict] = {
         "eta": [POSITIVE],
         "max_iter": [AT_LEAST_ONE],
-        "order": [StrOptions(set(V.ORDERS[:2]))],
-        "fit_intercept": ["boolean"],
-        "random_state": RANDOM_STATE,
+        "order": [V.options(*V.ORDERS[:2])],
+        "fit_intercept": [V.BOOLEAN],
+        "random_state": V.RANDOM_STATE,
     }
     _sparse = False  # True: X may be a scipy.sparse matrix (used as CSR)
     _binary = True  # True: exactly two classes; False: two or more
+    _reference = False  # True: always train with the plain loop (the tests compare with it)
+    #: The model's loop, in :mod:`perclib.training`, and its block scan.
+    _plain_loop = staticmethod(training.train)
+    _block_scan = staticmethod(block_scan.train)
+
+    def _options(self, max_iter):
+        """The training loops' options, from the model's parameters."""
+        return {
+            "eta": float(self.eta),
+            "max_iter": max_iter,
+            "order": self.order,
+            "fit_intercept": self.fit_intercept,
+            "rng": self._rng,
+        }
+
+    def _train(self, X, y, *args, **kw):
+        """Run the training loop: the block scan, or the plain loop for ``record=True``,
+        ``order="random-mistake"`` and the ``_reference`` flag (the same results, bit for bit)."""
+        if self._reference or getattr(self, "record", False) or self.order == "random-mistake":
+            return self._plain_loop(X, y, *args, **kw)
+        return self._block_scan(X, y, *args, **kw)
 
     def __getattr__(self, name):
         # Only reached when normal lookup fails. perclib's messages say more than Python's:
@@ -95,7 +105,7 @@ class BaseModel(ClassifierMixin, BaseEstimator):
 
     def _start(self, X, y, *, classes=None, partial=False):
         """The prologue of fit and partial_fit; returns the checked X and the encoded y."""
-        self._validate_params()
+        V.check_params(self)
         first = not partial or "classes_" not in self.__dict__
         if first:
             self._forget()
@@ -119,7 +129,7 @@ class BaseModel(ClassifierMixin, BaseEstimator):
                 f"classes={classes!r} differs from the classes of the first call, "
                 f"{list(self.classes_)}."
             )
-        return (csr(X) if sp.issparse(X) else X), self._encode(y)
+        return (training.csr(X) if sp.issparse(X) else X), self._encode(y)
 
     _private_learned = ("_rng", "_state")  # learned by fit, but not part of the public answer
 
@@ -239,4 +249,4 @@ class BinaryLinearModel(BaseModel):
         """
         self._check_fitted("predict")
         a = self.decision_function(X)
-        return self.classes_[(predict_sign(a) > 0).astype(int)]
+        return self.classes_[(training.predict_sign(a) > 0).astype(int)]

@@ -7,6 +7,7 @@ do. Nothing passed in is modified: arrays are read, and copied before anything i
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -19,6 +20,60 @@ __all__ = [
 
 ORDERS = ("cyclic", "shuffle", "random-mistake")
 RULES = ("margin", "prediction")
+
+
+# ---- The models' hyper-parameters, checked at the start of fit -----------------------------
+# Each model lists, by parameter, the values it allows (``_params``): pairs (test, text), where
+# the text says in scikit-learn's words what the test allows.
+
+
+def interval(kind, low, high=math.inf, *, closed="left"):
+    """Numbers of ``kind`` (``numbers.Real`` or ``numbers.Integral``) between low and high, with
+    the ends included as ``closed`` says ("left", "right", "both" or "neither"). True and False
+    are not numbers here: ``eta=True`` is a slip."""
+
+    def test(v):
+        if not isinstance(v, kind) or isinstance(v, (bool, np.bool_)):
+            return False
+        above = v >= low if closed in ("left", "both") else v > low
+        below = v <= high if closed in ("right", "both") else v < high
+        return bool(above and below)  # NaN: False
+
+    real = kind is numbers.Real
+    ends = [float(low) if real else low, float(high) if real or high == math.inf else high]
+    left, right = (
+        "[" if closed in ("left", "both") else "(",
+        "]" if closed in ("right", "both") else ")",
+    )
+    return test, f"{'a float' if real else 'an int'} in the range {left}{ends[0]}, {ends[1]}{right}"
+
+
+def options(*values):
+    """One of the strings ``values``."""
+    shown = ", ".join(repr(v) for v in values)
+    return (lambda v: isinstance(v, str) and v in values), f"a str among {{{shown}}}"
+
+
+BOOLEAN = (lambda v: isinstance(v, (bool, np.bool_))), "an instance of 'bool'"
+RANDOM_STATE = [
+    ((lambda v: v is None), "None"),
+    interval(numbers.Integral, 0),
+    ((lambda v: isinstance(v, np.random.Generator)), "an instance of 'numpy.random.Generator'"),
+]
+
+
+def check_params(model):
+    """Check each hyper-parameter of ``model`` against its ``_params``; a ``ValueError`` says
+    which one is wrong and what it may be."""
+    for name, allowed in model._params.items():
+        value = getattr(model, name)
+        if not any(test(value) for test, _ in allowed):
+            texts = [text for _, text in allowed]
+            may = texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
+            raise ValueError(
+                f"The {name!r} parameter of {type(model).__name__} must be {may}. "
+                f"Got {value!r} instead."
+            )
 
 
 def check_array(X, *, name="X"):

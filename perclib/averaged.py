@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _accel, _reference
+from . import training
 from ._base import BinaryLinearModel, OnlineMixin
 
 
@@ -61,8 +61,6 @@ class AveragedPerceptron(OnlineMixin, BinaryLinearModel):
     (array([0.9231, 0.9231]), -0.3077)
     """
 
-    _reference = False  # True: run the plain per-sample loop below (the tests' reference)
-
     def __init__(
         self, *, eta=1.0, max_iter=10, order="cyclic", fit_intercept=True, random_state=None
     ):
@@ -76,42 +74,22 @@ class AveragedPerceptron(OnlineMixin, BinaryLinearModel):
 
     def _fit(self, X, y):
         """Run ``max_iter`` epochs and keep the average of the iterates."""
-        # compiled, numpy or reference loops (_accel): the same results
-        w, b, u, beta, c, mistakes = _accel.engine(self._reference).averaged(
-            X,
-            y,
-            eta=float(self.eta),
-            max_iter=self.max_iter,
-            order=self.order,
-            fit_intercept=self.fit_intercept,
-            rng=self._rng,
-        )
-        self._state = {"u": u, "beta": beta, "c": c}
-        self._keep(w, b, mistakes)
+        self._state = training.averaged_start(X.shape[1])
+        self._keep(self._epochs(X, y, self.max_iter))
 
     def _partial_fit(self, X, y, first):
         if first:
-            state, mistakes = _reference.averaged_start(X.shape[1]), np.zeros(0, dtype=np.int64)
-        else:
-            state = {"w": self.last_coef_, "b": self.last_intercept_, **self._state}
-            mistakes = self.mistakes_
-        new = _reference.averaged_with(
-            _reference.train,
-            X,
-            y,
-            state,
-            eta=float(self.eta),
-            max_iter=1,
-            order=self.order,
-            fit_intercept=self.fit_intercept,
-            rng=self._rng,
-        )
-        self._state = {"u": state["u"], "beta": state["beta"], "c": state["c"]}
-        self._keep(state["w"], state["b"], np.concatenate([mistakes, new]))
+            self._state, self.mistakes_ = training.averaged_start(X.shape[1]), np.zeros(0, int)
+        self._keep(np.concatenate([self.mistakes_, self._epochs(X, y, 1)]))
 
-    def _keep(self, w, b, mistakes):
+    def _epochs(self, X, y, max_iter):
+        """``max_iter`` epochs of CIML's AveragedPerceptronTrain from ``_state``."""
+        return training.averaged(X, y, self._state, loop=self._train, **self._options(max_iter))
+
+    def _keep(self, mistakes):
         """The learned attributes from CIML's final step: w - u/c, b - beta/c."""
-        u, beta, c = self._state["u"], self._state["beta"], self._state["c"]
+        st = self._state
+        w, b, u, beta, c = st["w"], st["b"], st["u"], st["beta"], st["c"]
         self.coef_ = w - u / c
         self.intercept_ = float(b - beta / c)
         self.last_coef_, self.last_intercept_ = w, float(b)

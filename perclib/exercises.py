@@ -32,9 +32,9 @@ from fractions import Fraction
 import numpy as np
 
 from . import _validation as V
-from ._engine import train
 from ._format import num as _num
 from .datasets import worked_example
+from .training import train
 
 _TOL = 1e-9
 
@@ -118,7 +118,7 @@ def trace_table(history, *, epochs=None):
 
     Parameters
     ----------
-    history : sequence of perclib._engine.Step
+    history : sequence of perclib.training.Step
         The recorded fit.
     epochs : int or sequence of int, optional
         Keep only these epochs.

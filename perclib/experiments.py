@@ -29,12 +29,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validation as V
-from ._engine import predict_sign, row_norms, scores, train
 from .datasets import _check_count as _count
 from .datasets import make_fixed_ratio, make_lfd, make_noisy, make_separable
 from .perceptron import Perceptron
 from .pocket import PocketPerceptron
 from .theory import max_margin, radius
+from .training import predict_sign, row_norms, scores, train
 
 #: The four answers compared in notebook 06, in the order they are drawn.
 METHODS = ("last", "voted", "averaged", "pocket")

@@ -7,8 +7,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import _accel, _reference
 from . import _validation as V
+from . import block_scan, training
 from ._base import BaseModel, OnlineMixin
 
 
@@ -56,8 +56,6 @@ class MulticlassPerceptron(OnlineMixin, BaseModel):
     (['a', 'b', 'c'], 3)
     """
 
-    _reference = False  # True: always run the plain per-sample loop below (the tests' reference)
-
     def __init__(
         self,
         *,
@@ -77,35 +75,20 @@ class MulticlassPerceptron(OnlineMixin, BaseModel):
         self.average = average
         self.record = record
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseModel._parameter_constraints,
-        "average": ["boolean"],
-        "record": ["boolean"],
+    _params: ClassVar[dict] = {
+        **BaseModel._params,
+        "average": [V.BOOLEAN],
+        "record": [V.BOOLEAN],
     }
     _binary = False
+    _plain_loop = staticmethod(training.multiclass)
+    _block_scan = staticmethod(block_scan.multiclass)
 
     def _fit(self, X, yi):
         """Train on (X, y) with at least two classes (y as indices into ``classes_``)."""
         self._begin(X.shape[1])
-        if self.record:  # the reference loop, keeping every step
-            mistakes, converged = self._epochs(
-                X, yi, self.max_iter, stop_when_clean=not self.average
-            )
-        else:  # compiled, numpy or reference loops (_accel): the same results, bit for bit
-            W, b, U, beta, c, mistakes, converged = _accel.engine(self._reference).multiclass(
-                X,
-                yi,
-                self.classes_.shape[0],
-                eta=float(self.eta),
-                max_iter=self.max_iter,
-                order=self.order,
-                fit_intercept=self.fit_intercept,
-                rng=self._rng,
-                average=self.average,
-            )
-            self._state = {"W": W, "b": b, "U": U, "beta": beta, "c": c}
+        mistakes, converged = self._epochs(X, yi, self.max_iter, stop_when_clean=not self.average)
         self._keep(mistakes)
-        self.converged_ = converged or self.converged_
         if not self.average and not converged:
             warnings.warn(
                 f"MulticlassPerceptron stopped after max_iter={self.max_iter} epochs "
@@ -123,23 +106,19 @@ class MulticlassPerceptron(OnlineMixin, BaseModel):
         self._keep(np.concatenate([self.mistakes_, mistakes]))
 
     def _begin(self, d):
-        self._state = _reference.multiclass_start(self.classes_.shape[0], d)
+        self._state = training.multiclass_start(self.classes_.shape[0], d)
         if self.record:
             self.history_ = []
 
     def _epochs(self, X, yi, max_iter, *, stop_when_clean):
-        """The reference loop (record and partial_fit): ``max_iter`` epochs from ``_state``."""
-        return _reference.multiclass_epochs(
+        """``max_iter`` epochs from ``_state``: (mistakes per epoch, converged)."""
+        return self._train(
             X,
             yi,
             self._state,
-            eta=float(self.eta),
-            max_iter=max_iter,
-            order=self.order,
-            fit_intercept=self.fit_intercept,
-            rng=self._rng,
             stop_when_clean=stop_when_clean,
-            history=self.history_ if self.record else None,
+            **self._options(max_iter),
+            **({"history": self.history_} if self.record else {}),
         )
 
     def _keep(self, mistakes):

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import warnings
-from functools import partial
 from typing import ClassVar
 
 import numpy as np
 import scipy.sparse as sp
 
-from . import _accel
 from . import _validation as V
 from ._base import ORDER_AND_RULE, BinaryLinearModel, OnlineMixin
-from ._engine import train
 
 
 class Perceptron(OnlineMixin, BinaryLinearModel):
@@ -91,8 +88,6 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
     array([ 1, -1])
     """
 
-    _reference = False  # True: always run the plain per-sample loop (the tests' reference)
-
     def __init__(
         self,
         *,
@@ -112,10 +107,10 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
         self.random_state = random_state
         self.record = record
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BinaryLinearModel._parameter_constraints,
+    _params: ClassVar[dict] = {
+        **BinaryLinearModel._params,
         **ORDER_AND_RULE,
-        "record": ["boolean"],
+        "record": [V.BOOLEAN],
     }
     _sparse = True
 
@@ -154,21 +149,9 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
                 "order='random-mistake' and record=True need a dense X "
                 "(for example X.toarray()); sparse X runs the cyclic or shuffled epochs."
             )
-        if self.record:  # the reference loop, keeping every step
-            loop = partial(train, record=self.history_, epoch_offset=self.n_iter_)
-        else:  # compiled, numpy or reference loops (_accel): the same results, bit for bit
-            loop = _accel.engine(self._reference).train
-        b, n_iter, n_updates, converged, mistakes = loop(
-            X,
-            y,
-            w,
-            b,
-            eta=float(self.eta),
-            max_iter=max_iter,
-            order=self.order,
-            rule=self.rule,
-            fit_intercept=self.fit_intercept,
-            rng=self._rng,
+        record = {"record": self.history_, "epoch_offset": self.n_iter_} if self.record else {}
+        b, n_iter, n_updates, converged, mistakes = self._train(
+            X, y, w, b, rule=self.rule, **self._options(max_iter), **record
         )
         self.coef_ = w
         self.intercept_ = float(b)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from . import _accel
+from . import training
 from ._base import ORDER_AND_RULE, BinaryLinearModel
 
 
@@ -19,12 +19,7 @@ class PocketPerceptron(BinaryLinearModel):
     Cost: an epoch visits the n examples, O(n d), and each update counts the training mistakes of
     the new weights, one product ``X @ w`` and one pass over its n scores, O(n d). An epoch with u
     updates thus costs O(n d (1 + u)): on noisy data u grows in proportion to n, so an epoch costs
-    O(n^2 d). With numba installed the whole loop is compiled, and the count stops as soon as it
-    reaches the pocket's (the new weights are then no better): it runs block by block over a copy
-    of the rows that puts the pocket's mistakes first (remade when the pocket improves, at most
-    every 64 updates, for an X of up to 256 MiB), so on noisy data most counts stop early. Without
-    numba each update's count is one BLAS product and a few numpy calls, and there is no
-    Python-level work per example.
+    O(n^2 d). Each update's count is one BLAS product and a few numpy calls.
 
     Parameters
     ----------
@@ -51,8 +46,6 @@ class PocketPerceptron(BinaryLinearModel):
     (False, 2)
     """
 
-    _reference = False  # True: run the plain per-sample loop (the tests' reference)
-
     def __init__(
         self,
         *,
@@ -70,23 +63,12 @@ class PocketPerceptron(BinaryLinearModel):
         self.fit_intercept = fit_intercept
         self.random_state = random_state
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BinaryLinearModel._parameter_constraints,
-        **ORDER_AND_RULE,
-    }
+    _params: ClassVar[dict] = {**BinaryLinearModel._params, **ORDER_AND_RULE}
 
     def _fit(self, X, y):
         """Train and keep the best weights seen."""
-        loop = _accel.engine(self._reference).pocket  # compiled, numpy or reference: one result
-        w, b, pw, pb, pm, n_iter, n_updates, converged, mistakes = loop(
-            X,
-            y,
-            eta=float(self.eta),
-            max_iter=self.max_iter,
-            order=self.order,
-            rule=self.rule,
-            fit_intercept=self.fit_intercept,
-            rng=self._rng,
+        w, b, pw, pb, pm, n_iter, n_updates, converged, mistakes = training.pocket(
+            X, y, rule=self.rule, loop=self._train, **self._options(self.max_iter)
         )
         self.coef_, self.intercept_, self.pocket_mistakes_ = pw, float(pb), pm
         self.last_coef_, self.last_intercept_ = w, float(b)

@@ -32,12 +32,11 @@ from numbers import Real
 from typing import ClassVar
 
 import numpy as np
-from sklearn.utils._param_validation import StrOptions
 
 from . import _validation as V
 from . import losses as _losses
-from ._base import BinaryLinearModel, OnlineMixin, _NotBool
-from ._engine import train
+from ._base import BinaryLinearModel, OnlineMixin
+from .training import train
 
 # The losses and their subgradients are written once, in perclib.losses; sgd exports the names it
 # has always had.
@@ -69,7 +68,7 @@ class LinearSGD(OnlineMixin, BinaryLinearModel):
         The subgradient chosen at the kink (see :func:`loss_derivative`).
     random_state : None, int or numpy.random.Generator, default=None
     record : bool, default=False
-        Keep ``history_``: one :class:`perclib._engine.Step` per visited example (``updated`` is
+        Keep ``history_``: one :class:`perclib.training.Step` per visited example (``updated`` is
         whether the step moved (w, b)), so the Stepper widget can replay it.
 
     Attributes
@@ -120,11 +119,11 @@ class LinearSGD(OnlineMixin, BinaryLinearModel):
         self.random_state = random_state
         self.record = record
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BinaryLinearModel._parameter_constraints,
-        "loss": [StrOptions(set(LOSSES))],
-        "at_zero": [_NotBool(Real, 0, 1, closed="both")],
-        "record": ["boolean"],
+    _params: ClassVar[dict] = {
+        **BinaryLinearModel._params,
+        "loss": [V.options(*LOSSES)],
+        "at_zero": [V.interval(Real, 0, 1, closed="both")],
+        "record": [V.BOOLEAN],
     }
 
     def fit(self, X, y, coef_init=None, intercept_init=None):
@@ -148,7 +147,7 @@ class LinearSGD(OnlineMixin, BinaryLinearModel):
 
     def _epochs(self, X, ys, w, b, max_iter):
         """Up to ``max_iter`` epochs of SGD from (w, b), continuing the counts of earlier calls:
-        the perceptron's reference loop (:func:`perclib._engine.train`), one epoch at a time, with
+        the perceptron's plain loop (:func:`perclib.training.train`), one epoch at a time, with
         the loss's step in place of the perceptron's rule."""
         loss, at_zero, eta = self.loss, float(self.at_zero), float(self.eta)
 

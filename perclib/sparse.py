@@ -21,8 +21,8 @@ import numpy as np
 from scipy import sparse
 
 from . import _validation as V
-from ._engine import csr, row, train
 from .datasets import make_sparse_text
+from .training import csr, row, train
 
 __all__ = ["make_sparse_text", "averaged_sparse"]
 
@@ -42,7 +42,7 @@ def averaged_sparse(X, y, *, max_iter=5, lazy=True):
         raise ValueError(f"y must hold {X.shape[0]} labels, each -1 or +1.")
     max_iter = V.check_max_iter(max_iter)
     n, d = X.shape
-    # The perceptron's reference loop (sparse rows: O(nnz) per decision and update) runs; the lazy
+    # The perceptron's plain loop (sparse rows: O(nnz) per decision and update) runs; the lazy
     # sums are made by its hook at each update, the naive sum by a recorder that receives w after
     # every visited example.
     u, sums = np.zeros(d), {"beta": 0.0, "total_b": 0.0, "additions": 0}

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _accel, _reference
+from . import training
 from ._base import BinaryLinearModel, OnlineMixin
-from ._engine import predict_sign
 
 
 class VotedPerceptron(OnlineMixin, BinaryLinearModel):
@@ -50,8 +49,6 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
     array([ 1,  1,  1, -1])
     """
 
-    _reference = False  # True: run the plain per-sample loop below (the tests' reference)
-
     def __init__(
         self, *, eta=1.0, max_iter=10, order="cyclic", fit_intercept=True, random_state=None
     ):
@@ -63,56 +60,24 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
 
     def _fit(self, X, y):
         """Run ``max_iter`` epochs, keeping every iterate and its survival count."""
-        # compiled, numpy or reference loops (_accel): the same iterates and counts
-        weights, intercepts, counts, w, b, mistakes = _accel.engine(self._reference).voted(
-            X,
-            y,
-            eta=float(self.eta),
-            max_iter=self.max_iter,
-            order=self.order,
-            fit_intercept=self.fit_intercept,
-            rng=self._rng,
-        )
-        weights = np.asarray(weights)  # every iterate, the last one w included
-        intercepts = np.asarray(intercepts, dtype=np.float64)
-        counts = np.asarray(counts, dtype=np.int64)
-        self._state = {  # one block of iterates (partial_fit appends rows to these lists)
-            "weights": [weights[:-1]],
-            "intercepts": [intercepts[:-1]],
-            "counts": [counts[:-1]],
-            "w": w,
-            "b": b,
-            "c": counts[-1],
-        }
-        self._keep(mistakes, stacked=(weights, intercepts, counts))
+        self._state = training.voted_start(X.shape[1])
+        self._keep(self._epochs(X, y, self.max_iter))
 
     def _partial_fit(self, X, y, first):
         if first:
-            self._state = _reference.voted_start(X.shape[1])
-            self.mistakes_ = np.zeros(0, dtype=np.int64)
-        new = _reference.voted_epochs(
-            X,
-            y,
-            self._state,
-            eta=float(self.eta),
-            max_iter=1,
-            order=self.order,
-            fit_intercept=self.fit_intercept,
-            rng=self._rng,
-        )
-        self._keep(np.concatenate([self.mistakes_, new]))
+            self._state, self.mistakes_ = training.voted_start(X.shape[1]), np.zeros(0, int)
+        self._keep(np.concatenate([self.mistakes_, self._epochs(X, y, 1)]))
 
-    def _keep(self, mistakes, stacked=None):
-        """The learned attributes: every iterate so far, the current one last, with its count
-        (``stacked``: those three arrays, already built from the state)."""
+    def _epochs(self, X, y, max_iter):
+        """``max_iter`` epochs of the voted perceptron from ``_state``."""
+        return training.voted(X, y, self._state, loop=self._train, **self._options(max_iter))
+
+    def _keep(self, mistakes):
+        """The learned attributes: every iterate so far, the current one last, with its count."""
         st = self._state
-        if stacked is None:  # the lists hold single iterates and blocks of them: stack both
-            stacked = (
-                np.vstack([*st["weights"], st["w"].reshape(1, -1)]),
-                np.hstack([*st["intercepts"], st["b"]]).astype(np.float64),
-                np.hstack([*st["counts"], st["c"]]).astype(np.int64),
-            )
-        self.weights_, self.intercepts_, self.counts_ = stacked
+        self.weights_ = np.vstack([*st["weights"], st["w"]])
+        self.intercepts_ = np.array([*st["intercepts"], st["b"]], dtype=np.float64)
+        self.counts_ = np.array([*st["counts"], st["c"]], dtype=np.int64)
         self.last_coef_, self.last_intercept_ = st["w"], float(st["b"])
         self.mistakes_ = np.asarray(mistakes, dtype=np.int64)
         self.n_iter_ = self.mistakes_.shape[0]
@@ -123,5 +88,5 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
         """The vote sum_k c_k * sign(w_k.x + b_k) for each row of X."""
         self._check_fitted("decision_function")
         X = self._check_X(X)
-        signs = predict_sign(X @ self.weights_.T + self.intercepts_)
+        signs = training.predict_sign(X @ self.weights_.T + self.intercepts_)
         return signs @ self.counts_.astype(np.float64)

@@ -23,7 +23,6 @@ from perclib import (
     Perceptron,
     PocketPerceptron,
     VotedPerceptron,
-    _accel,
 )
 
 # Hundreds of seeds through perclib's per-sample loops: these tests run without coverage's tracer
@@ -115,30 +114,20 @@ def _fit(model, X, y, **kw):
         return model.fit(X, y, **kw)
 
 
-# The engines a model can train on (perclib._accel): as installed (compiled when numba is there),
-# the compiled loops' own source run as plain Python (the ``plain`` fixture of conftest.py), the
-# numpy scan, and the reference loop. Each must give the oracle's result.
-ENGINES = ("as installed", "kernel source", "numpy", "reference")
+# The two paths a model can train on: the block scan (perclib.block_scan, the default) and the
+# plain loop (perclib.training, with the private ``_reference`` flag). Each must give the oracle's
+# result.
+ENGINES = ("block scan", "plain loop")
 
 
-def _fit_on(engine, plain, model, X, y, **kw):
-    model._reference = engine == "reference"
-    if engine == "numpy":
-        with _accel.disabled():
-            return _fit(model, X, y, **kw)
-    if engine == "kernel source":
-        real = _accel.engine
-        _accel.engine = lambda reference=False: real(True) if reference else plain
-        try:
-            return _fit(model, X, y, **kw)
-        finally:
-            _accel.engine = real
+def _fit_on(engine, model, X, y, **kw):
+    model._reference = engine == "plain loop"
     return _fit(model, X, y, **kw)
 
 
 @pytest.mark.parametrize("order", ["cyclic", "shuffle", "random-mistake"])
 @pytest.mark.parametrize("rule", ["margin", "prediction"])
-def test_perceptron_equals_the_plain_loop_in_every_order_and_rule(order, rule, plain):
+def test_perceptron_equals_the_plain_loop_in_every_order_and_rule(order, rule):
     for seed in range(N_SEEDS // 3):
         X, y = integer_data(seed)
         for eta, fit_intercept in ((1.0, True), (0.3, False)):
@@ -161,7 +150,7 @@ def test_perceptron_equals_the_plain_loop_in_every_order_and_rule(order, rule, p
                     fit_intercept=fit_intercept,
                     random_state=seed,
                 )
-                _fit_on(engine, plain, clf, X, y)
+                _fit_on(engine, clf, X, y)
                 assert clf.coef_.tolist() == w and clf.intercept_ == b, (seed, eta, engine)
                 assert clf.n_updates_ == updates
 
@@ -222,14 +211,14 @@ def pocket_loop(X, y, **kw):
 
 
 @pytest.mark.parametrize("order", ["cyclic", "shuffle", "random-mistake"])
-def test_pocket_equals_gallants_loop(order, plain):
+def test_pocket_equals_gallants_loop(order):
     ties_after_best = zero_activations = 0
     for seed in range(N_SEEDS):
         X, y = integer_data(seed)
         pocket, last, seen = pocket_loop(X, y, epochs=6, order=order, seed=seed)
         for engine in ENGINES:
             clf = PocketPerceptron(max_iter=6, order=order, random_state=seed)
-            _fit_on(engine, plain, clf, X, y)
+            _fit_on(engine, clf, X, y)
             assert clf.coef_.tolist() == pocket["w"] and clf.intercept_ == pocket["b"], (
                 seed,
                 engine,
@@ -249,7 +238,7 @@ def test_pocket_equals_gallants_loop(order, plain):
     assert ties_after_best >= 10 and zero_activations >= 10, (ties_after_best, zero_activations)
 
 
-def test_pocket_counts_sign_zero_as_plus_one(plain):
+def test_pocket_counts_sign_zero_as_plus_one():
     """By hand, one epoch on x = 1 (label -1) and x = 0 (label +1), margin rule:
     w, b = 0, 0: both activations are 0, predicted +1: 1 mistake (row 0). The pocket holds it.
     row 0 is a mistake (y a = 0): w, b = -1, -1; activations -2, -1: 1 mistake (row 1), not fewer.
@@ -261,7 +250,7 @@ def test_pocket_counts_sign_zero_as_plus_one(plain):
     assert training_mistakes(X, y, [-1.0], -1.0) == 1
     assert training_mistakes(X, y, [-1.0], 0.0) == 0
     for engine in ENGINES:
-        clf = _fit_on(engine, plain, PocketPerceptron(max_iter=1), X, y)
+        clf = _fit_on(engine, PocketPerceptron(max_iter=1), X, y)
         assert clf.pocket_mistakes_ == 0, engine
         assert clf.coef_.tolist() == [-1.0] and clf.intercept_ == 0.0, engine
 
@@ -308,7 +297,7 @@ def voted_predict(v, bias, c, x):
 @pytest.mark.parametrize(
     "eta, fit_intercept", [(1.0, True), (0.5, True), (2.0, False), (0.5, False)]
 )
-def test_voted_equals_freund_schapire(order, eta, fit_intercept, plain):
+def test_voted_equals_freund_schapire(order, eta, fit_intercept):
     grid = np.array([[i, j] for i in range(-3, 4) for j in range(-3, 4)], dtype=float)
     zero_votes = 0
     for seed in range(N_SEEDS // 5):
@@ -320,7 +309,7 @@ def test_voted_equals_freund_schapire(order, eta, fit_intercept, plain):
             clf = VotedPerceptron(
                 eta=eta, max_iter=4, order=order, fit_intercept=fit_intercept, random_state=seed
             )
-            _fit_on(engine, plain, clf, X, y)
+            _fit_on(engine, clf, X, y)
             assert clf.weights_.tolist() == v and clf.intercepts_.tolist() == bias, (
                 seed,
                 engine,
@@ -382,7 +371,7 @@ def multiclass_loop(X, y, *, eta, epochs, order, fit_intercept, average, seed, t
 
 @pytest.mark.parametrize("order", ["cyclic", "shuffle"])
 @pytest.mark.parametrize("average", [False, True])
-def test_multiclass_equals_the_plain_loop(order, average, plain):
+def test_multiclass_equals_the_plain_loop(order, average):
     """Integer data with three or four classes: exact ties between class scores are common (the
     first class wins them), and every engine (:data:`ENGINES`) must give the loop's weights bit
     for bit."""
@@ -401,13 +390,13 @@ def test_multiclass_equals_the_plain_loop(order, average, plain):
                     eta=eta, max_iter=5, order=order, fit_intercept=fit_intercept,
                     average=average, random_state=seed,
                 )  # fmt: skip
-                _fit_on(engine, plain, clf, X, y)
+                _fit_on(engine, clf, X, y)
                 assert clf.coef_.tolist() == W and clf.intercept_.tolist() == b, (seed, engine)
     # ties beyond the first visit of each fit (all scores 0 there): 2 fits per seed
     assert ties[0] > 2 * 2 * (N_SEEDS // 5), ties
 
 
-def test_pocket_on_many_rows_equals_gallants_loop(plain):
+def test_pocket_on_many_rows_equals_gallants_loop():
     """700 noisy rows: the compiled pocket counts its mistakes in blocks of 512 rows, stops a
     count once it reaches the pocket's, and after every 64 updates reorders the rows with the
     pocket's mistakes first. None of that may change which weights are kept."""
@@ -417,7 +406,7 @@ def test_pocket_on_many_rows_equals_gallants_loop(plain):
     pocket, last, seen = pocket_loop(X, y, epochs=1, order="cyclic", seed=0)
     assert len(seen) > 64 and pocket["at"] > 64  # the rows reordered, then a better pocket
     for engine in ENGINES:
-        clf = _fit_on(engine, plain, PocketPerceptron(max_iter=1), X, y)
+        clf = _fit_on(engine, PocketPerceptron(max_iter=1), X, y)
         assert clf.coef_.tolist() == pocket["w"] and clf.intercept_ == pocket["b"], engine
         assert clf.pocket_mistakes_ == pocket["m"], engine
         assert clf.last_coef_.tolist() == last[0] and clf.last_intercept_ == last[1], engine

@@ -23,8 +23,8 @@ from perclib import (
     PocketPerceptron,
     VotedPerceptron,
 )
-from perclib._engine import row_norms, vector_norm
 from perclib.datasets import worked_example
+from perclib.training import row_norms, vector_norm
 
 
 def _sklearn(X, y, max_iter, eta=1.0, coef_init=None):
@@ -228,7 +228,7 @@ def test_norms_are_right_at_every_scale(scale):
         assert vector_norm(rows[0]) == pytest.approx(expected[0], rel=4 * np.finfo(float).eps)
 
 
-def test_tie_band_covers_the_worst_left_to_right_error(plain):
+def test_tie_band_covers_the_worst_left_to_right_error():
     """A row built so that the left-to-right sum (scikit-learn's) has the wrong sign.
 
     w.x = 1 + 1000 * u - (1 + eps) with u = eps/2 and each u term a product 2**-26 * 2**-27: from
@@ -256,9 +256,8 @@ def test_tie_band_covers_the_worst_left_to_right_error(plain):
     assert np.array_equal(sk.coef_.ravel(), w0 + x)  # scikit-learn did update on row 0
     from test_oracles import ENGINES, _fit_on
 
-    for engine in ENGINES:  # the compiled loop's source too: it starts from w0's own norm
-        clf = _fit_on(engine, plain, Perceptron(max_iter=1), X, y, coef_init=w0,
-                      intercept_init=0.0)  # fmt: skip
+    for engine in ENGINES:  # the block scan starts from w0's own norm
+        clf = _fit_on(engine, Perceptron(max_iter=1), X, y, coef_init=w0, intercept_init=0.0)
         assert np.array_equal(clf.coef_, sk.coef_.ravel()), engine
         assert clf.intercept_ == sk.intercept_[0]
 
@@ -275,7 +274,7 @@ def test_class_band_covers_what_two_orders_of_summation_can_differ(d):
     for NaN."""
     import math
 
-    from perclib._engine import class_band
+    from perclib.training import class_band
 
     u = 2.0**-53
     gamma = (d + 1) * u / (1 - (d + 1) * u)
@@ -300,10 +299,10 @@ def test_class_band_covers_what_two_orders_of_summation_can_differ(d):
         assert class_band(w_norm, x_norm, b, d) == math.inf, (w_norm, x_norm, b)
 
 
-def test_engine_train_records_epochs_from_1_by_default():
-    """_engine.train called without epoch_offset (as experiments._fit_pla calls it): epochs count
+def test_train_records_epochs_from_1_by_default():
+    """training.train called without epoch_offset (as experiments._fit_pla calls it): epochs count
     from 1."""
-    from perclib._engine import train
+    from perclib.training import train
 
     X, y = worked_example()
     steps = []

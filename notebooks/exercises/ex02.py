@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from perclib._engine import activation, is_mistake, step_size
 from perclib.exercises import Exercise, ExerciseSet, Mistake
+from perclib.training import activation, is_mistake, step_size
 
 EXERCISES = ExerciseSet()
 

@@ -39,7 +39,7 @@ def plot_error_curves(curves, ax=None, *, methods=None, band=True, ylabel="test 
 
     Parameters
     ----------
-    curves : :class:`perclib.evaluation.ErrorCurves`, or a dict of arrays of shape
+    curves : :class:`perclib.experiments.ErrorCurves`, or a dict of arrays of shape
         (n_seeds, n_epochs) (a 1-D array counts as one seed).
     methods : list of str, optional
         Which methods to draw, in order (default: all).
@@ -51,7 +51,7 @@ def plot_error_curves(curves, ax=None, *, methods=None, band=True, ylabel="test 
     errors = getattr(curves, "errors", curves)
     if not isinstance(errors, dict) or not errors:
         raise ValueError(
-            "curves must be an ErrorCurves (from perclib.evaluation.error_curves) or a non-empty "
+            "curves must be an ErrorCurves (from perclib.experiments.error_curves) or a non-empty "
             "dict of arrays of shape (n_seeds, n_epochs)."
         )
     methods = list(errors) if methods is None else list(methods)

@@ -12,7 +12,6 @@ import warnings
 import ipywidgets as W
 import numpy as np
 
-from .. import _accel
 from .. import _validation as V
 from ..datasets import make_separable
 from ..experiments import make_fixed_ratio
@@ -108,8 +107,7 @@ class MarginExplorer(_Widget):
     def update(self):
         """Regenerate the data, retrain, recompute the bound, redraw; return the new ``state``."""
         X, y = self.data()
-        # a widget never waits for numba's compiler: the numpy loops (the same results, _accel)
-        with warnings.catch_warnings(), _accel.disabled():
+        with warnings.catch_warnings():
             warnings.simplefilter("ignore", V.ConvergenceWarning)
             clf = Perceptron(
                 order=self.order.value, random_state=self.seed.value, max_iter=100000

@@ -20,7 +20,6 @@ import warnings
 import ipywidgets as W
 import numpy as np
 
-from .. import _accel
 from .. import _validation as V
 from ..averaged import AveragedPerceptron
 from ..datasets import make_noisy
@@ -148,8 +147,7 @@ class EnsembleExplorer(_Widget):
             "averaged": AveragedPerceptron(**kw),
             "pocket": PocketPerceptron(**kw),
         }
-        # a widget never waits for numba's compiler: the numpy loops (the same results, _accel)
-        with warnings.catch_warnings(), _accel.disabled():
+        with warnings.catch_warnings():
             # noisy data is rarely separable: the last iterate's ConvergenceWarning is expected here
             warnings.simplefilter("ignore", V.ConvergenceWarning)
             for model in models.values():

@@ -6,7 +6,7 @@ table: epoch, x, y, w.x+b, y_hat, whether it updated, the new w and the new b.
 
 Without a ``history`` the stepper fits :class:`perclib.Perceptron` (``record=True``) itself and
 refits whenever eta, the rule, the order or the initial weights change. With a ``history`` (a
-sequence of :class:`perclib._engine.Step`, or of dicts with the same keys) it replays that
+sequence of :class:`perclib.training.Step`, or of dicts with the same keys) it replays that
 history, for example one recorded by a student's own implementation; the fitting controls are then
 disabled, since they do not apply.
 
@@ -27,11 +27,11 @@ import ipywidgets as W
 import numpy as np
 
 from .. import _validation as V
-from .._engine import Step
 from .._format import num as _num
 from .._format import vec as _vec
 from ..perceptron import Perceptron
 from ..plotting.core import OKABE_ITO, _check_2d
+from ..training import Step
 from ._common import (
     _BoundaryWidget,
     _StepWidget,

@@ -14,11 +14,9 @@ COLUMNS = ("margin", "gamma", "R", "bound", "updates_max", "updates_mean")
 PERCEPTRON = (
     "perclib.perceptron",
     "perclib._base",
-    "perclib._accel",
-    "perclib._engine",
-    "perclib._fast",
-    "perclib._kernel",
-    "perclib._reference",
+    "perclib._validation",
+    "perclib.block_scan",
+    "perclib.training",
 )
 
 

@@ -1,17 +1,17 @@
-"""The fast paths against the reference per-sample loops, and against scikit-learn.
+"""The block scan (perclib.block_scan) against the plain loops (perclib.training), and against
+scikit-learn.
 
-There are two fast paths: the compiled loops (perclib._kernel, when numba is installed) and the
-numpy block scan (perclib._fast, without numba). Each test that takes the ``chunk`` fixture runs on
-both, and on the scan with tiny chunks too.
+Each test that takes the ``chunk`` fixture runs with the scan's own windows and with tiny windows
+of 3 rows, so that scans cross many window boundaries even on small data.
 
 Each model has a private class switch ``_reference``: set on an instance, it runs the plain loop
-that mirrors the pseudocode. The fast path must reproduce it bit for bit (``np.array_equal``, not
+that mirrors the pseudocode. The block scan must reproduce it bit for bit (``np.array_equal``, not
 ``allclose``): the same mistakes in the same epochs, hence the same floating-point updates.
 
-The issue allows the averaged models a tolerance. We use none (tolerance 0): the fast path finds the
-same mistakes and then makes the reference's own increments ``u += (eta*y*c)*x``,
-``beta += eta*y*c`` with the same counter ``c``, so the average ``w - u/c`` is the same float
-computation; any difference would be a bug, not rounding.
+The averaged models get no tolerance either (tolerance 0): the scan finds the same mistakes and
+then makes the plain loop's own increments ``u += (eta*y*c)*x``, ``beta += eta*y*c`` with the same
+counter ``c``, so the average ``w - u/c`` is the same float computation; any difference would be a
+bug, not rounding.
 """
 
 import copy
@@ -19,7 +19,8 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+import scipy.sparse as sp
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sklearn.linear_model import Perceptron as SkPerceptron
 
@@ -29,11 +30,11 @@ from perclib import (
     Perceptron,
     PocketPerceptron,
     VotedPerceptron,
-    _accel,
-    _fast,
+    block_scan,
+    training,
 )
-from perclib._engine import _seq_dot
 from perclib.datasets import load_digits, load_iris, make_blobs3, make_noisy, make_separable
+from perclib.training import _seq_dot
 
 # These tests train on thousands of rows through perclib's per-sample loops: they run without
 # coverage's tracer (conftest.py), as every line they run, a traced test runs too.
@@ -44,26 +45,15 @@ RULES = ["margin", "prediction"]
 
 
 def _use(path, monkeypatch):
-    """Train with the compiled loops ("compiled") or the numpy scan ("default" chunks of about
-    2 MiB, or "tiny" 256-byte chunks, so that scans cross many chunk boundaries, and the shuffled
-    buffer is refilled often, even on small data)."""
-    if path == "compiled" and not _accel.AVAILABLE:
-        pytest.skip("numba is not installed: no compiled path to test")
-    monkeypatch.setattr(_accel, "_on", path == "compiled")
+    """Train with the scan's own windows ("default"), or with windows of 3 rows ("tiny")."""
     if path == "tiny":
-        monkeypatch.setattr(_fast, "_CHUNK_BYTES", 256)
-
-
-@pytest.fixture(params=["compiled", "default", "tiny"])
-def chunk(request, monkeypatch):
-    """Run each test on the compiled path, and on the numpy scan with two chunk sizes (_use)."""
-    _use(request.param, monkeypatch)
-    return request.param
+        monkeypatch.setattr(block_scan, "_MIN_WINDOW", 3)
+        monkeypatch.setattr(block_scan, "_MAX_ENTRIES", 0)
 
 
 @pytest.fixture(params=["default", "tiny"])
-def scan_chunk(request, monkeypatch):
-    """The numpy scan only, with both chunk sizes: for tests of the scan's own machinery."""
+def chunk(request, monkeypatch):
+    """Run each test with two window sizes (_use)."""
     _use(request.param, monkeypatch)
     return request.param
 
@@ -83,9 +73,8 @@ def _key(value):
 
 
 # The reference fits, by model, parameters and data. The tests that take ``chunk`` run once per
-# fast path, on the same data: the reference loop reads neither the chunk size nor the switch
-# between the compiled loops and the scan (_accel.engine(reference=True) is perclib._reference
-# whatever they are), so its result is computed once and each test gets its own copy.
+# window size, on the same data: the plain loop does not read it, so its result is computed once
+# and each test gets its own copy.
 _REFERENCE_FITS = {}
 
 
@@ -152,7 +141,7 @@ def _random_data(kind, n, d, seed):
     eta=st.sampled_from([1.0, 0.1, 0.37, 3.0]),
     max_iter=st.integers(1, 25),
     fit_intercept=st.booleans(),
-    path=st.sampled_from(["compiled", "numpy", "tiny chunks"]),
+    path=st.sampled_from(["default", "tiny windows"]),
 )
 def test_perceptron_fast_equals_reference(
     kind, n, d, seed, order, rule, eta, max_iter, fit_intercept, path
@@ -166,16 +155,14 @@ def test_perceptron_fast_equals_reference(
         fit_intercept=fit_intercept,
         random_state=seed,
     )
-    if path == "compiled" and not _accel.AVAILABLE:
-        return  # numba is not installed: the numpy draws still run
-    old, on = _fast._CHUNK_BYTES, _accel._on
+    old = block_scan._MIN_WINDOW, block_scan._MAX_ENTRIES
     # hypothesis and fixtures do not mix: set and restore by hand
-    _fast._CHUNK_BYTES = 8 * d * 16 if path == "tiny chunks" else old
-    _accel._on = path == "compiled"
+    if path == "tiny windows":
+        block_scan._MIN_WINDOW, block_scan._MAX_ENTRIES = 3, 0
     try:
         fast, ref = _pair(model, X, y)
     finally:
-        _fast._CHUNK_BYTES, _accel._on = old, on
+        block_scan._MIN_WINDOW, block_scan._MAX_ENTRIES = old
     _assert_same(fast, ref, PERCEPTRON_ATTRS)
 
 
@@ -266,42 +253,6 @@ def test_a_near_tie_is_judged_with_its_own_rows_band(chunk):
             fast, ref = _pair(model, X, y, {"coef_init": w0, "intercept_init": b0})
             _assert_same(fast, ref, PERCEPTRON_ATTRS)
     assert decided_differently > 25  # the tie logic was needed, not just run
-
-
-def test_near_ties_in_a_chunk_streamed_by_einsum(scan_chunk, monkeypatch):
-    """The same exact ties, met in a chunk whose first product is einsum's (``_Scan.epoch``'s fresh
-    chunk) rather than BLAS's: einsum sums in its own order, and its sign must not decide a tie
-    either.
-
-    Normally the first epoch's chunks come into the cache for their norms, so einsum first streams a
-    chunk in the second epoch; computing all the norms up front makes every chunk fresh from the
-    start.
-    """
-    init = _fast._Scan.__init__
-
-    def eager_norms(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        self.norms()
-
-    monkeypatch.setattr(_fast._Scan, "__init__", eager_norms)
-    streamed = []
-    original = np.einsum
-
-    def spy(subscripts, *operands, **kwargs):
-        streamed.append(subscripts)
-        return original(subscripts, *operands, **kwargs)
-
-    monkeypatch.setattr(_fast.np, "einsum", spy)
-    decided_differently = 0
-    for X, y, w0, b0 in _tie_trials(seed=1):
-        decided_differently += float(original("ij,j->i", X, w0)[0]) + b0 != 0.0
-        for rule in RULES:
-            fast, ref = _pair(
-                Perceptron(max_iter=3, rule=rule), X, y, {"coef_init": w0, "intercept_init": b0}
-            )
-            _assert_same(fast, ref, PERCEPTRON_ATTRS)
-    assert "ij,j->i" in streamed  # the fresh chunks were scored by einsum
-    assert decided_differently > 25  # and its sign alone would have decided ties wrongly
 
 
 def test_fast_path_is_bit_identical_to_sklearn(chunk):
@@ -488,7 +439,7 @@ def test_a_multiclass_near_tie_is_judged_with_its_own_rows_norm(chunk):
     (rows 4 and 5), and the rows before it are a hundred million times shorter. Its band must be
     its own row's: with a short row's norm the band is as good as none, and numpy's blocked
     scores would pick the class instead of the left-to-right sums."""
-    from test_engine import _plain_scores  # the first highest left-to-right score
+    from test_training import _plain_scores  # the first highest left-to-right score
 
     rng = np.random.default_rng(3)
     blocked_differs = 0
@@ -556,42 +507,41 @@ def test_nothing_passed_in_is_modified(make, chunk):
     assert np.array_equal(X, X_before) and np.array_equal(y, y_before)
 
 
-@pytest.mark.parametrize("accelerated", [True, False])
-def test_the_fast_path_is_the_default_and_the_reference_stays_reachable(accelerated, monkeypatch):
-    """The models run the loops of ``_accel.engine()``: the compiled ones when numba is on, else
-    the numpy scan; ``_reference`` and ``record=True`` run the plain loop instead."""
-    if accelerated and not _accel.AVAILABLE:
-        pytest.skip("numba is not installed")
-    monkeypatch.setattr(_accel, "_on", accelerated)
-    from perclib import _kernel
+def test_the_block_scan_is_the_default_and_the_plain_loop_stays_reachable(monkeypatch):
+    """The models train with the block scan; ``_reference``, ``record=True`` and
+    ``order="random-mistake"`` run the plain loop instead."""
+    calls = []
+    for module in (block_scan, training):
+        for name in ("train", "multiclass"):
+            real = getattr(module, name)
 
-    calls, depth = [], [0]
-    module = _kernel if accelerated else _fast
-    for name in ("train", "averaged", "voted", "pocket", "multiclass"):
-        real = getattr(module, name)
-
-        def spy(*args, _real=real, _name=name, **kwargs):
-            if not depth[0]:  # the models' calls, not the loops' calls to each other
+            def spy(*args, _real=real, _name=f"{module.__name__}.{name}", **kwargs):
                 calls.append(_name)
-            depth[0] += 1
-            try:
                 return _real(*args, **kwargs)
-            finally:
-                depth[0] -= 1
 
-        monkeypatch.setattr(module, name, spy)
+            monkeypatch.setattr(module, name, spy)
+    # the models hold the loops themselves (BaseModel._train): hand them the spies
+    for model in (Perceptron, AveragedPerceptron, VotedPerceptron, PocketPerceptron):
+        monkeypatch.setattr(model, "_plain_loop", staticmethod(training.train))
+        monkeypatch.setattr(model, "_block_scan", staticmethod(block_scan.train))
+    monkeypatch.setattr(MulticlassPerceptron, "_plain_loop", staticmethod(training.multiclass))
+    monkeypatch.setattr(MulticlassPerceptron, "_block_scan", staticmethod(block_scan.multiclass))
     X, y = make_separable(50, 2, random_state=0)
+    X3, y3 = make_blobs3(10, random_state=0)
     for model in (Perceptron, AveragedPerceptron, VotedPerceptron, PocketPerceptron):
         model().fit(X, y)
-    MulticlassPerceptron().fit(*make_blobs3(10, random_state=0))
-    assert calls == ["train", "averaged", "voted", "pocket", "multiclass"]
+    MulticlassPerceptron().fit(X3, y3)
+    scan = ["perclib.block_scan.train"] * 4 + ["perclib.block_scan.multiclass"]
+    assert calls == scan
+    calls.clear()
     for model in (Perceptron, AveragedPerceptron, VotedPerceptron, PocketPerceptron):
         ref = model()
         ref._reference = True
         ref.fit(X, y)
     Perceptron(record=True).fit(X, y)
-    MulticlassPerceptron(record=True).fit(*make_blobs3(10, random_state=0))
-    assert calls[5:] == []  # the reference fits (perclib._reference) ran none of the fast loops
+    Perceptron(order="random-mistake", random_state=0).fit(X, y)
+    MulticlassPerceptron(record=True).fit(X3, y3)
+    assert calls == ["perclib.training.train"] * 6 + ["perclib.training.multiclass"]
     assert "_reference" not in Perceptron().get_params()
 
 
@@ -609,3 +559,337 @@ def test_finiteness_check_needs_no_boolean_copy_of_X():
             Y[2, 1] = bad
             with pytest.raises(ValueError, match="NaN or infinity"):
                 check_array(Y)
+
+
+# ---- Ported from the tests of the compiled loops: random shapes and mistake rates, every model,
+# ---- CSR input, huge and tiny scales, near-ties on rows of very different lengths.
+
+BINARY = {
+    Perceptron: ("coef_", "intercept_", "n_iter_", "n_updates_", "converged_", "mistakes_"),
+    AveragedPerceptron: ("coef_", "intercept_", "last_coef_", "last_intercept_", "c_", "mistakes_"),
+    VotedPerceptron: ("weights_", "intercepts_", "counts_", "last_coef_", "mistakes_"),
+    PocketPerceptron: (
+        "coef_",
+        "intercept_",
+        "pocket_mistakes_",
+        "last_coef_",
+        "last_intercept_",
+        "mistakes_",
+        "converged_",
+    ),
+}
+MULTI = ("coef_", "intercept_", "last_coef_", "mistakes_", "converged_")
+
+
+def _data(n, d, flip, margin, seed, classes=2):
+    """Gaussian points labelled by random hyperplanes, ``flip`` of the labels then changed."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)) * rng.choice([0.01, 1.0, 300.0])
+    if classes == 2:
+        w = rng.normal(size=d)
+        a = X @ w
+        keep = np.abs(a) >= margin * np.abs(a).max() if margin else np.ones(n, dtype=bool)
+        X, y = X[keep], np.where(a[keep] >= 0, 1, -1)
+    else:
+        y = np.argmax(X @ rng.normal(size=(d, classes)), axis=1)
+    flips = rng.random(y.shape[0]) < flip
+    if classes == 2:
+        y[flips] = -y[flips]
+    else:
+        y[flips] = rng.integers(0, classes, flips.sum())
+    return X, y
+
+
+shapes = {
+    "n": st.integers(2, 80),
+    "d": st.integers(1, 12),
+    "flip": st.sampled_from([0.0, 0.02, 0.2, 0.45]),
+    "margin": st.sampled_from([0.0, 0.05]),
+    "seed": st.integers(0, 2**31 - 1),
+    "order": st.sampled_from(["cyclic", "shuffle"]),
+    "eta": st.sampled_from([1.0, 0.1, 3.0]),
+    "max_iter": st.integers(1, 15),
+    "fit_intercept": st.booleans(),
+}
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    model=st.sampled_from(list(BINARY)), rule=st.sampled_from(["margin", "prediction"]), **shapes
+)
+def test_binary_models_block_scan_equals_plain_loop(
+    model, rule, n, d, flip, margin, seed, order, eta, max_iter, fit_intercept
+):
+    X, y = _data(n, d, flip, margin, seed)
+    assume(y.shape[0] >= 2)  # the margin may leave a single point
+    if np.unique(y).shape[0] < 2:
+        y[0] = -y[0]
+    kw = {"eta": eta, "max_iter": max_iter, "order": order, "fit_intercept": fit_intercept}
+    if model in (Perceptron, PocketPerceptron):
+        kw["rule"] = rule
+    fast, ref = _pair(model(random_state=seed, **kw), X, y)
+    _assert_same(fast, ref, BINARY[model])
+
+
+@settings(max_examples=60, deadline=None)
+@given(classes=st.integers(3, 6), average=st.booleans(), **shapes)
+def test_multiclass_block_scan_equals_plain_loop(
+    classes, average, n, d, flip, margin, seed, order, eta, max_iter, fit_intercept
+):
+    X, y = _data(n, d, flip, margin, seed, classes=classes)
+    if np.unique(y).shape[0] < 2:
+        y[0] = (y[0] + 1) % classes
+    est = MulticlassPerceptron(
+        eta=eta,
+        max_iter=max_iter,
+        order=order,
+        fit_intercept=fit_intercept,
+        random_state=seed,
+        average=average,
+    )
+    fast, ref = _pair(est, X, y)
+    _assert_same(fast, ref, MULTI)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    n=st.integers(2, 400),
+    d=st.integers(1, 40),
+    flip=st.sampled_from([0.0, 0.02, 0.2]),
+    margin=st.sampled_from([0.0, 0.001, 0.1]),
+    seed=st.integers(0, 2**31 - 1),
+    max_iter=st.integers(1, 20),
+    eta=st.sampled_from([1.0, 0.37]),
+)
+def test_perceptron_is_bit_identical_to_sklearn(n, d, flip, margin, seed, max_iter, eta):
+    """The block scan, cyclic order: the weights of scikit-learn's Perceptron after the same
+    epochs."""
+    X, y = _data(n, d, flip, margin, seed)
+    assume(y.shape[0] >= 2)  # the margin may leave a single point
+    if np.unique(y).shape[0] < 2:
+        y[0] = -y[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = Perceptron(eta=eta, max_iter=max_iter).fit(X, y)
+        sk = SkPerceptron(shuffle=False, tol=None, eta0=eta, max_iter=ours.n_iter_).fit(X, y)
+    assert np.array_equal(ours.coef_, sk.coef_[0])
+    assert ours.intercept_ == sk.intercept_[0]
+
+
+@pytest.mark.parametrize("order", ["cyclic", "shuffle"])
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("scale", [1.0, 1e-200, 1e200])  # norms out of the plain sum's range
+def test_block_scan_functions_equal_the_plain_loops(order, sparse, scale, chunk):
+    """Function by function, the scan's results (and w, trained in place) are the plain loop's,
+    with the same dtypes, dense and CSR, at every scale."""
+    X, y = _data(40, 10, 0.15, 0.0, seed=11)
+    y = y.astype(np.float64)
+    X[np.abs(X) < 0.3] = 0.0  # some zeros, so that sparse rows skip entries
+    X *= scale / np.abs(X).max()
+    Xs = training.csr(sp.csr_matrix(X)) if sparse else X
+    common = {"eta": 0.5, "max_iter": 6, "order": order, "fit_intercept": True}
+    runs = {}
+    for name, loop, multi in (
+        ("plain", training.train, training.multiclass),
+        ("scan", block_scan.train, block_scan.multiclass),
+    ):
+        out = {}
+        for rule in ("margin", "prediction"):
+            w = np.zeros(10)  # trained in place: compared too
+            rng = np.random.default_rng(1)
+            out[rule] = (w, *loop(Xs, y, w, 0.0, rule=rule, rng=rng, **common))
+        state = training.averaged_start(10)
+        mistakes = training.averaged(
+            Xs, y, state, rng=np.random.default_rng(2), loop=loop, **common
+        )
+        out["averaged"] = (mistakes, *state.values())
+        if not sparse:  # the voted and pocket perceptrons and the multi-class one take dense X
+            state = training.voted_start(10)
+            mistakes = training.voted(
+                X, y, state, rng=np.random.default_rng(3), loop=loop, **common
+            )
+            out["voted"] = (mistakes, state["w"], state["b"], state["c"], *state["counts"])
+            out["pocket"] = training.pocket(
+                X, y, rule="margin", rng=np.random.default_rng(4), loop=loop, **common
+            )
+            t = (np.arange(40) % 3).astype(np.int64)
+            for average in (False, True):
+                state = training.multiclass_start(3, 10)
+                found = multi(
+                    X, t, state, rng=np.random.default_rng(5), stop_when_clean=not average, **common
+                )
+                out[f"multi {average}"] = (*found, *state.values())
+        runs[name] = out
+    assert runs["plain"].keys() == runs["scan"].keys()
+    for key, got in runs["plain"].items():
+        want = runs["scan"][key]
+        assert len(got) == len(want)
+        for a, b in zip(got, want):
+            assert np.array_equal(np.asarray(a), np.asarray(b)), key
+            assert np.asarray(a).dtype == np.asarray(b).dtype, key  # int64 counts, not floats
+    assert sum(runs["plain"]["margin"][5]) > 0  # mistakes were made: the runs compared something
+
+
+def test_the_loops_raise_on_overflow_as_the_models_do():
+    X = np.array([[1e308, 1e308], [-1e308, 1e308]])
+    y = np.array([1.0, -1.0])
+    t = np.array([0, 1], dtype=np.int64)
+    X1 = np.array([[1e308, 1.0, 1.0], [-1e308, 1.0, 1.0]])  # only the first weight overflows
+    for train, multiclass in (
+        (training.train, training.multiclass),
+        (block_scan.train, block_scan.multiclass),
+    ):
+        for data, fit_intercept in (
+            (X, True),
+            (X1, False),
+            (training.csr(sp.csr_matrix(X1)), False),
+        ):
+            with pytest.raises(ValueError, match="overflow"):
+                train(
+                    data,
+                    y,
+                    np.zeros(data.shape[1]),
+                    0.0,
+                    eta=1e10,
+                    max_iter=3,
+                    order="cyclic",
+                    rule="margin",
+                    fit_intercept=fit_intercept,
+                    rng=None,
+                )
+        for data in (X, X1):
+            with pytest.raises(ValueError, match="overflow"):
+                multiclass(
+                    data,
+                    t,
+                    training.multiclass_start(2, data.shape[1]),
+                    eta=1e10,
+                    max_iter=3,
+                    order="cyclic",
+                    fit_intercept=False,
+                    rng=None,
+                    stop_when_clean=True,
+                )
+
+
+def test_the_loops_report_an_overflow_in_the_true_class_alone():
+    """One mistake (true class 0, predicted 1: scores -5e307 and 0) where w_0 + eta x overflows in
+    its first entry while w_1 - eta x stays finite: the loops must still report the overflow."""
+    x = np.array([[1.0, 1.0]])
+    for multiclass in (training.multiclass, block_scan.multiclass):
+        state = training.multiclass_start(2, 2)
+        state["W"][0] = [1e308, -1.5e308]
+        with pytest.raises(ValueError, match="overflow"):
+            multiclass(
+                x,
+                np.array([0]),
+                state,
+                eta=1e308,
+                max_iter=1,
+                order="cyclic",
+                fit_intercept=False,
+                rng=None,
+                stop_when_clean=True,
+            )
+        assert state["W"][0, 0] == np.inf and np.isfinite(state["W"][1]).all()  # the case
+
+
+@pytest.mark.parametrize("model", [Perceptron, AveragedPerceptron])
+@pytest.mark.parametrize("order", ["cyclic", "shuffle"])
+def test_sparse_input_gives_the_same_fit_on_both_paths(model, order, chunk):
+    """A CSR X: the block scan and the plain loop touch only the nonzeros, and agree with each
+    other and with the dense fit."""
+    X, y = _data(120, 30, 0.1, 0.0, seed=8)
+    X[np.abs(X) < 1.0] = 0.0  # about two thirds zeros
+    est = model(max_iter=6, order=order, random_state=4)
+    fast, ref = _pair(est, sp.csr_matrix(X), y)
+    dense, _ = _pair(est, X, y)
+    _assert_same(fast, ref, BINARY[model])
+    _assert_same(fast, dense, BINARY[model])
+    assert dense.n_updates_ > 0
+
+
+@pytest.mark.parametrize("order", ["cyclic", "shuffle"])
+def test_multiclass_stops_after_a_clean_epoch(order, chunk):
+    """On separable classes the multi-class loops stop after their first epoch without a mistake
+    (converged) unless they average."""
+    X, t = _data(40, 3, 0.0, 0.0, seed=3, classes=3)  # converges in 5 and 6 epochs
+    for average in (False, True):
+        runs = [
+            m(
+                X,
+                t.astype(np.int64),
+                training.multiclass_start(3, 3),
+                eta=1.0,
+                max_iter=60,
+                order=order,
+                fit_intercept=True,
+                rng=np.random.default_rng(8),
+                stop_when_clean=not average,
+            )
+            for m in (training.multiclass, block_scan.multiclass)
+        ]
+        assert np.array_equal(runs[0][0], runs[1][0]) and runs[0][1] == runs[1][1]
+        mistakes, converged = runs[0]
+        assert converged != average and (len(mistakes) < 60) != average
+        assert mistakes[-1] == 0 and sum(mistakes) > 0
+
+
+def test_a_near_tie_among_huge_entries_is_settled_with_its_own_rows_norm(chunk):
+    """A row whose left-to-right sum and other orders disagree in sign: w.x is 0.5 from left to
+    right, -0.5 summed in other orders. Its band is 4 d eps ||w|| ||x|| (about 139 here), so the
+    left-to-right sum decides, in the perceptron, the pocket and the multi-class loops alike."""
+    X = np.array([[1.0, 1.0, 1.0, 1.0, 1.0], [1e16, 1.0, -1e16, 1.0, -0.5]])
+    assert _seq_dot(np.ones(5), X[1]) == 0.5
+    y = np.array([1.0, 1.0])
+    common = {"eta": 1.0, "max_iter": 3, "order": "cyclic", "rng": None}
+    for fit_intercept in (False, True):
+        runs = []
+        for loop in (training.train, block_scan.train):
+            w = np.zeros(5)
+            out = loop(X, y, w, 0.0, rule="margin", fit_intercept=fit_intercept, **common)
+            pk = training.pocket(
+                X, y, rule="margin", fit_intercept=fit_intercept, loop=loop, **common
+            )
+            runs.append((w, *out, *pk))
+        for a, b in zip(*runs):
+            assert np.array_equal(np.asarray(a), np.asarray(b))
+    t = np.array([1, 1], dtype=np.int64)
+    for average in (False, True):
+        runs = []
+        for loop in (training.multiclass, block_scan.multiclass):
+            state = training.multiclass_start(2, 5)
+            out = loop(X, t, state, fit_intercept=False, stop_when_clean=not average, **common)
+            runs.append((*out, state["W"], state["b"]))
+        for a, b in zip(*runs):
+            assert np.array_equal(np.asarray(a), np.asarray(b))
+        assert runs[0][0][:2].tolist() == [1, 0]  # one update (the first row), then none
+
+
+def test_multiclass_picks_the_left_to_right_winner_among_large_near_ties(chunk):
+    """tests/test_training.py's near-tie construction through the multi-class block scan: the
+    three scores are large and equal but for rounding. The one example is labelled with the first
+    highest left-to-right score, so the scan must make no update."""
+    from test_training import _plain_scores, large_near_tie
+
+    rng = np.random.default_rng(6)
+    numpy_differs = 0
+    for _ in range(300):
+        W0, b0, x = large_near_tie(rng, int(rng.integers(8, 60)))
+        _, label = _plain_scores(W0, b0, x)  # the first of the highest left-to-right scores
+        numpy_differs += int(np.argmax(x[None, :] @ W0.T + b0)) != label
+        state = training.multiclass_start(3, x.shape[0])
+        state["W"], state["b"] = W0.copy(), b0.copy()
+        mistakes, _ = block_scan.multiclass(
+            x[None, :],
+            np.array([label]),
+            state,
+            eta=1.0,
+            max_iter=1,
+            order="cyclic",
+            fit_intercept=True,
+            rng=None,
+            stop_when_clean=True,
+        )
+        assert mistakes[0] == 0 and np.array_equal(state["W"], W0)
+    assert numpy_differs > 30  # numpy's scores alone would have picked another class that often

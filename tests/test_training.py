@@ -1,4 +1,5 @@
-"""The reference loop's tie handling: decisions follow scikit-learn's left-to-right sum exactly."""
+"""perclib.training, the plain loops: ties decided as scikit-learn's left-to-right sum decides
+them, one loop that every binary trainer runs, and the hooks the block scan calls alike."""
 
 import warnings
 
@@ -6,23 +7,20 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-import perclib._engine as engine
+import perclib.training as engine
 from perclib import (
-    AveragedPerceptron,
     ConvergenceWarning,
     MulticlassPerceptron,
     Perceptron,
-    VotedPerceptron,
-    _accel,
-    _fast,
-    _reference,
+    block_scan,
     evaluation,
+    training,
 )
-from perclib._engine import _seq_dot, activation, scores
 from perclib.datasets import make_blobs3, make_separable, worked_example
 from perclib.exercises import epoch_trace
 from perclib.sgd import LinearSGD
 from perclib.sparse import averaged_sparse, make_sparse_text
+from perclib.training import _seq_dot, activation, scores
 
 
 def test_activation_settles_near_ties_with_the_left_to_right_sum():
@@ -113,7 +111,7 @@ def test_far_from_ties_numpy_dot_is_kept():
     assert activation(w, 0.5, x) == 6.5
 
 
-# ---- One reference loop: every binary trainer runs _engine.train, and the numpy loop calls the
+# ---- One plain loop: every binary trainer runs training.train, and the block scan calls the
 # ---- same hook with the same arguments.
 
 
@@ -123,62 +121,84 @@ def _noisy(seed, n=60, d=4):
     return X, np.where(flip, -y, y).astype(np.float64)
 
 
-@pytest.mark.parametrize("order", ["cyclic", "shuffle", "random-mistake"])
+@pytest.mark.parametrize("order", ["cyclic", "shuffle"])
 @pytest.mark.parametrize("rule", ["margin", "prediction"])
-def test_the_numpy_loop_calls_the_hook_as_the_reference_does(order, rule):
+@pytest.mark.parametrize("sparse", [False, True])
+def test_the_block_scan_calls_the_hook_as_the_plain_loop_does(order, rule, sparse):
     for seed in range(5):
         X, y = _noisy(seed)
+        X = sp.csr_matrix(X) if sparse else X
         calls = {}
-        for name, loop in (("reference", engine.train), ("numpy", _fast.train)):
+        for name, loop in (("reference", engine.train), ("numpy", block_scan.train)):
             seen = calls[name] = []
             loop(
-                X, y, np.zeros(X.shape[1]), 0.0, eta=0.5, max_iter=12, order=order, rule=rule,
-                fit_intercept=True, rng=np.random.default_rng(seed), stop_when_clean=False,
+                X,
+                y,
+                np.zeros(X.shape[1]),
+                0.0,
+                eta=0.5,
+                max_iter=12,
+                order=order,
+                rule=rule,
+                fit_intercept=True,
+                rng=np.random.default_rng(seed),
+                stop_when_clean=False,
                 on_update=lambda w, b, t, i, c, seen=seen: seen.append((t, i, c, w.copy(), b)),
-            )  # fmt: skip
+            )
         ref, fast = calls["reference"], calls["numpy"]
         assert len(ref) > 5 and len(ref) == len(fast)
         for (t, i, c, w, b), (t2, i2, c2, w2, b2) in zip(ref, fast):
             assert (t, i, c, b) == (t2, i2, c2, b2) and np.array_equal(w, w2)
-        if order != "random-mistake":  # t counts the visits: example i is visited at t
-            n = X.shape[0]
-            assert all(i == t % n for t, i, *_ in ref) or order == "shuffle"
-            assert len({t for t, *_ in ref}) == len(ref)  # one update per visit at most
+        n = X.shape[0]  # t counts the visits: example i is visited at t
+        assert all(i == t % n for t, i, *_ in ref) or order == "shuffle"
+        assert len({t for t, *_ in ref}) == len(ref)  # one update per visit at most
 
 
-def _fit_without_numba(model, X, y):
-    with _accel.disabled():
-        return model.fit(X, y)
+def test_every_binary_trainer_runs_the_one_plain_loop(monkeypatch):
+    """The pocket, averaged and voted perceptrons, a recorded Perceptron, LinearSGD, evaluation's
+    experiments, the sparse averaging demo and the exercises' trace all train through
+    training.train: no copy. The spy sits in the loop's per-example call of ``activation`` and
+    reads the loop's own locals."""
+    import sys
 
-
-def test_every_binary_trainer_runs_the_one_reference_loop(monkeypatch):
-    """The pocket, averaged and voted reference paths, LinearSGD, evaluation's experiments, the
-    sparse averaging demo and the exercises' trace all train through _engine.train: no copy."""
     runs = []
-    real = engine._train
+    real = engine.activation
 
     def spy(*args, **kwargs):
-        plugged = (kwargs["on_update"], kwargs["record"], 0 if callable(kwargs["rule"]) else None)
-        runs.append(any(p is not None for p in plugged))  # a hook, a recorder or SGD's step
+        loop = sys._getframe(1)
+        if loop.f_code is engine.train.__code__:
+            plugged = [loop.f_locals[k] for k in ("on_update", "record", "step_of")]
+            runs.append(any(p is not None for p in plugged))  # a hook, a recorder or SGD's step
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(engine, "_train", spy)
+    monkeypatch.setattr(engine, "activation", spy)
     X, y = _noisy(0)
     Xs, ys = make_sparse_text(40, 60, words=4, random_state=0)
     trainers = {
-        "pocket": lambda: _reference.pocket(
+        "pocket": lambda: training.pocket(
             X, y, eta=1.0, max_iter=2, order="cyclic", rule="margin", fit_intercept=True, rng=None
         ),
-        "averaged": lambda: _reference.averaged(
-            X, y, eta=1.0, max_iter=2, order="cyclic", fit_intercept=True, rng=None
+        "averaged": lambda: training.averaged(
+            X,
+            y,
+            training.averaged_start(4),
+            eta=1.0,
+            max_iter=2,
+            order="cyclic",
+            fit_intercept=True,
+            rng=None,
         ),
-        "voted": lambda: _reference.voted(
-            X, y, eta=1.0, max_iter=2, order="cyclic", fit_intercept=True, rng=None
+        "voted": lambda: training.voted(
+            X,
+            y,
+            training.voted_start(4),
+            eta=1.0,
+            max_iter=2,
+            order="cyclic",
+            fit_intercept=True,
+            rng=None,
         ),
-        "averaged sparse, numpy path": lambda: _fit_without_numba(
-            AveragedPerceptron(max_iter=2), sp.csr_matrix(X), y
-        ),
-        "voted partial_fit": lambda: VotedPerceptron().partial_fit(X, y, classes=[-1, 1]),
+        "recorded perceptron": lambda: Perceptron(record=True).partial_fit(X, y, classes=[-1, 1]),
         "sgd": lambda: LinearSGD(loss="hinge", max_iter=2).fit(X, y),
         "iterate_average": lambda: evaluation.iterate_average(X, y, max_iter=2),
         "lazy_average": lambda: evaluation.lazy_average(X, y, max_iter=2),
@@ -193,35 +213,55 @@ def test_every_binary_trainer_runs_the_one_reference_loop(monkeypatch):
         assert any(runs), f"{name} plugs nothing into the loop: a copy?"
 
 
-def test_every_engine_returns_the_multiclass_sums_only_when_averaging():
-    """_kernel's loop skips CIML's sums U, beta without averaging and returns zeros; the numpy scan
-    and the reference loop computed them and returned them: the engines, said to give the same
-    results bit for bit, differed (found by running tests/test_kernel.py without numba)."""
+@pytest.mark.parametrize("average", [False, True])
+def test_the_multiclass_block_scan_leaves_the_plain_loops_state(average):
+    """W, b, CIML's sums U, beta and the counter c: the block scan's state after each call is the
+    plain loop's, bit for bit, with and without averaging, over two calls (as partial_fit runs)."""
     rng = np.random.default_rng(7)
     X = rng.normal(size=(30, 3))
     t = np.arange(30) % 3
-    engines = [_reference, _fast] + ([_accel.engine()] if _accel.enabled() else [])
-    for average in (False, True):
-        opts = {"fit_intercept": True, "average": average}
+    states = [training.multiclass_start(3, 3) for _ in range(2)]
+    for _ in range(2):
         outs = [
-            m.multiclass(X, t, 3, eta=1.0, max_iter=2, order="cyclic", rng=None, **opts)
-            for m in engines
+            loop(
+                X,
+                t,
+                state,
+                eta=1.0,
+                max_iter=2,
+                order="cyclic",
+                fit_intercept=True,
+                rng=None,
+                stop_when_clean=not average,
+            )
+            for loop, state in zip((training.multiclass, block_scan.multiclass), states)
         ]
-        U, beta = outs[0][2], outs[0][3]
-        assert (np.count_nonzero(U) == 0 and np.count_nonzero(beta) == 0) != average
-        for out in outs[1:]:
-            assert np.array_equal(out[2], U) and np.array_equal(out[3], beta)
+        assert np.array_equal(outs[0][0], outs[1][0]) and outs[0][1] == outs[1][1]
+        for key in ("W", "b", "U", "beta", "c"):
+            assert np.array_equal(states[0][key], states[1][key]), key
+    assert np.count_nonzero(states[0]["U"]) > 0 and states[0]["c"] == 1 + 4 * 30
 
 
-def test_the_fast_path_refuses_to_record():
-    X, y = make_separable(20, 3, random_state=0)
-    with pytest.raises(
-        ValueError, match=r"^the fast path keeps no history; record=True uses the reference loop$"
-    ):
-        _fast.train(
+def test_the_block_scan_refuses_to_record():
+    X, t = make_blocks()
+    with pytest.raises(TypeError, match="history"):
+        block_scan.multiclass(
             X,
-            np.where(y > 0, 1.0, -1.0),
-            np.zeros(3),
+            t,
+            training.multiclass_start(3, 2),
+            eta=1.0,
+            max_iter=1,
+            order="cyclic",
+            fit_intercept=True,
+            rng=None,
+            stop_when_clean=True,
+            history=[],
+        )
+    with pytest.raises(TypeError, match="record"):  # the binary scan has no such argument
+        block_scan.train(
+            X,
+            np.ones(X.shape[0]),
+            np.zeros(2),
             0.0,
             eta=1.0,
             max_iter=1,
@@ -231,3 +271,8 @@ def test_the_fast_path_refuses_to_record():
             rng=None,
             record=[],
         )
+
+
+def make_blocks():
+    X, y = make_blobs3(5, random_state=0)
+    return X, y.astype(np.int64)
