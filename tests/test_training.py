@@ -13,7 +13,7 @@ from perclib import (
     MulticlassPerceptron,
     Perceptron,
     block_scan,
-    evaluation,
+    experiments,
     training,
 )
 from perclib.datasets import make_blobs3, make_separable, worked_example
@@ -155,7 +155,7 @@ def test_the_block_scan_calls_the_hook_as_the_plain_loop_does(order, rule, spars
 
 
 def test_every_binary_trainer_runs_the_one_plain_loop(monkeypatch):
-    """The pocket, averaged and voted perceptrons, a recorded Perceptron, LinearSGD, evaluation's
+    """The pocket, averaged and voted perceptrons, a recorded Perceptron, LinearSGD, the
     experiments, the sparse averaging demo and the exercises' trace all train through
     training.train: no copy. The spy sits in the loop's per-example call of ``activation`` and
     reads the loop's own locals."""
@@ -200,9 +200,9 @@ def test_every_binary_trainer_runs_the_one_plain_loop(monkeypatch):
         ),
         "recorded perceptron": lambda: Perceptron(record=True).partial_fit(X, y, classes=[-1, 1]),
         "sgd": lambda: LinearSGD(loss="hinge", max_iter=2).fit(X, y),
-        "iterate_average": lambda: evaluation.iterate_average(X, y, max_iter=2),
-        "lazy_average": lambda: evaluation.lazy_average(X, y, max_iter=2),
-        "epoch_errors": lambda: evaluation.epoch_errors(X, y, X, y, max_epochs=2, order="cyclic"),
+        "iterate_average": lambda: experiments.iterate_average(X, y, max_iter=2),
+        "lazy_average": lambda: experiments.lazy_average(X, y, max_iter=2),
+        "epoch_errors": lambda: experiments.epoch_errors(X, y, X, y, max_epochs=2, order="cyclic"),
         "averaged_sparse": lambda: averaged_sparse(Xs, ys, max_iter=2),
         "epoch_trace": lambda: epoch_trace(X, y, [0, 1, 2]),
     }
