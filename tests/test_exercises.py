@@ -310,6 +310,13 @@ def toy():
             "your conclusion",
             "yes",
             mistakes=(E.Mistake("no", "Look at the corner (1, 1)."),),
+            reasons={
+                "a": "the line x1 + x2 = 1.5 separates them",
+                "b": "every data set of four points is separable",
+                "c": "the weights can be as large as we like",
+            },
+            reason="a",
+            reason_hints={"b": "XOR has four points too."},
             solution="yes, because ...",
         ),
     ]
@@ -357,10 +364,14 @@ def test_choice_grades_the_students_own_choice(toy):
     assert not fb and "it must be positive." in fb.message
 
 
-def test_explain_needs_an_argument_and_checks_the_conclusion(toy):
-    assert toy.check("zz-why", "yes").neutral  # no argument yet
-    assert toy.check("zz-why", "Yes ", because="the line x1 + x2 = 1.5 separates them")
-    fb = toy.check("zz-why", "no", because="no line can separate the corners")
+def test_explain_needs_the_right_reason_and_checks_the_conclusion(toy):
+    for because in (None, ...):  # no reason yet: the options are listed, neutrally
+        fb = toy.check("zz-why", "yes", because=because)
+        assert not fb and fb.neutral and "x1 + x2 = 1.5" in fb.message and '"c"' in fb.message
+    assert toy.check("zz-why", "Yes ", because="a")
+    assert toy.check("zz-why", "yes", because=" (A) ")
+    assert toy.check("zz-why", "yes", because="The line x1 + x2 = 1.5 separates them.")
+    fb = toy.check("zz-why", "no", because="a")
     assert not fb and "Look at the corner (1, 1)." in fb.message
 
 

@@ -289,3 +289,4 @@ check = EXERCISES.check
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
 reveal = EXERCISES.reveal
+answered = EXERCISES.answered

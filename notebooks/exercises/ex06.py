@@ -165,6 +165,15 @@ EXERCISES.add(
             ),
         ),
         hint='Answer "yes" or "no".',
+        reasons={  # placeholder options from the solution, to be rewritten with the notebook
+            "a": "the two averages differ by a positive factor, which keeps every activation's "
+            "sign",
+            "b": "the two averages are the same vector",
+            "c": "the two averages differ by a factor, so the margins differ, and so do the "
+            "predictions",
+            "d": "the bias is averaged the same way in both",
+        },
+        reason="a",
         solution="Starting c at 0 gives the mean of w_1, ..., w_T, which is (T + 1)/T times "
         "CIML's mean of w_0, ..., w_T (w_0 = 0). A positive factor multiplies every activation "
         "without changing its sign, so every prediction is the same; only the vector (and so a "
@@ -177,3 +186,5 @@ EXERCISES.add(
 check = EXERCISES.check
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
+answered = EXERCISES.answered
+reveal = EXERCISES.reveal
