@@ -21,5 +21,10 @@ def test_the_bias_scale_sweep_gives_the_numbers_notebook_02_quotes():
     }
     nb = nbformat.read(ROOT / "notebooks" / "02_update_rule.ipynb", as_version=4)
     text = " ".join(" ".join(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
-    for quoted in ("in 19 of 20 draws", "15 of 20", "median 6676.5 updates", "133.5 with the constant 10"):
+    for quoted in (
+        "in 19 of 20 draws",
+        "15 of 20",
+        "median 6676.5 updates",
+        "133.5 with the constant 10",
+    ):
         assert quoted in text, quoted

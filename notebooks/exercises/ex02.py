@@ -266,7 +266,7 @@ EXERCISES.add(
         },
         solution="The margin rule updates when y·a <= 0; at a = 0, y·a = 0 for either label, so "
         "it updates for y = +1 and for y = −1. The prediction rule updates when ŷ ≠ y; ŷ = "
-        "sign(0) = +1, so it updates for y = −1 only. Answer: (\"margin\", \"both\"), reason a.",
+        'sign(0) = +1, so it updates for y = −1 only. Answer: ("margin", "both"), reason a.',
     )
 )
 
