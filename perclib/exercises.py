@@ -803,7 +803,9 @@ def _describe(args, func=None):
 def _entries(shape):
     if shape == ():
         return "one number"
-    return f"{shape[0]} entries" if len(shape) == 1 else f"shape {shape}"
+    if len(shape) == 1:
+        return "1 entry" if shape[0] == 1 else f"{shape[0]} entries"
+    return f"shape {shape}"
 
 
 def _result_parts(result, ref):

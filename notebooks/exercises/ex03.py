@@ -196,6 +196,7 @@ EXERCISES.add(
             ),
         ),
         hint="θ·x = θ0 + θ1·x1 + θ2·x2; ŷ = +1 if θ·x >= 0 else −1; θ ← θ + η(y − ŷ)(1, x1, x2).",
+        returns=("theta_x", "y_hat", "theta_after"),
         solution="```python\ndef lecture_step(theta, x, y, eta):\n    z = np.r_[1.0, x]           "
         " # the augmented x\n    a = theta @ z\n    y_hat = 1.0 if a >= 0 else -1.0\n    return "
         "a, y_hat, theta + eta * (y - y_hat) * z\n```",

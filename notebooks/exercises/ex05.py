@@ -153,6 +153,7 @@ EXERCISES.add(
         ),
         hint="The step is w ← w + η·y·σ(−y·a)·x and b ← b + η·y·σ(−y·a), with a = wᵀx + b and "
         "σ(z) = 1/(1 + e^(−z)).",
+        returns=("w", "b"),
         solution="```python\ndef logistic_update(w, b, x, y, eta):\n    a = w @ x + b\n    s = "
         "eta * y / (1 + np.exp(y * a))      # eta * y * sigma(-y a)\n    return w + s * x, b + "
         "s\n```\nWith t = (y + 1)/2 this is (t − σ(a))·x̃ for w̃ = (b, w), x̃ = (1, x): the "

@@ -142,6 +142,7 @@ EXERCISES.add(
         ),
         hint="Mirror CIML's AveragedPerceptronTrain line by line (c from 1, u and β updated with "
         "c on a mistake, c + 1 after every example, return w − u/c and b − β/c).",
+        returns=("w", "b"),
         solution="```python\ndef averaged_perceptron(X, y, epochs):\n    w, b = "
         "np.zeros(X.shape[1]), 0.0\n    u, beta, c = np.zeros(X.shape[1]), 0.0, 1\n    for _ in "
         "range(epochs):\n        for x, t in zip(X, y):\n            if t * (w @ x + b) <= 0:\n   "

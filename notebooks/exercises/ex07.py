@@ -153,6 +153,7 @@ EXERCISES.add(
         ),
         hint="Predict ŷ = argmax_k (W x + b)_k (ties to the first class); if ŷ ≠ y, add ηx to row "
         "y of W and η to b_y, and subtract them from row ŷ and b_ŷ. Return new arrays.",
+        returns=("W", "b"),
         solution="```python\ndef multiclass_update(W, b, x, y, eta):\n    y_hat = int(np.argmax(W "
         "@ x + b))\n    W, b = W.copy(), b.copy()\n    if y_hat != y:\n        W[y] += eta * x\n  "
         "      b[y] += eta\n        W[y_hat] -= eta * x\n        b[y_hat] -= eta\n    return W, "
