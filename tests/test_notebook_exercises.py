@@ -96,15 +96,57 @@ def args_key(args):
     return tuple(np.asarray(a, dtype=float).tobytes() for a in args)
 
 
-def test_01_signed_distance_and_and_separator():
-    assert check_function("01-4", lambda w, b, x: (w @ x + b) / np.linalg.norm(w))
-    assert check("01-5", (1, 1, -1.5), because="only <1,1> is +1, cut it off")
-    assert check(
-        "01-5", (2.0, 3.0, -4.0), because="only <1,1> is +1, cut it off"
-    )  # another right choice
-    fb = check("01-5", (1, 1, -1), because="only <1,1> is +1, cut it off")
+def test_01_exercises_accept_every_valid_form_and_hint_without_the_answer():
+    from decimal import Decimal
+    from fractions import Fraction
+
+    for form in (55, 55.0, "55", Fraction(55), Decimal("55"), [55]):
+        assert check("01-1", form), form
+    assert "approved or denied" in check("01-1", 56).message
+    right = [(1, 2), (0, 0)]
+    for form in (right, right[::-1], np.array(right), [[0, 0], [1, 2]], ((1.0, 2.0), (0, 0))):
+        assert check("01-2", form), form
+    assert "sign give at 0" in check("01-2", [(1, 1), (1, 2)]).message  # sign(0) = -1
+    assert "no class" in check("01-2", [(1, 1), (1, 2), (0, 0)]).message  # np.sign
+    assert "prediction too" in check("01-2", [(1, 2)]).message  # ties left out
+    assert not check("01-2", [(1, 2), (0, 0), (5, 5)])
+    for form in (4, "4", 4.0, Fraction(4), [4]):
+        assert check("01-3", form), form
+    mirror = lambda w, b, x: x - 2 * (w @ x + b) / (w @ w) * w  # noqa: E731
+    assert check_function("01-4", mirror)
+    assert check_function("01-4", lambda w, b, x: list(mirror(w, b, x)))  # a list is fine
+    assert check("01-5", (1, 1, -1.5), because="a")
+    assert check("01-5", [2.0, 3.0, -4.0], because="(a)")  # another right line and form
+    assert not check("01-5", (1, 1, -1.5), because="d")  # right line, wrong reason
+    fb = check("01-5", (1, 1, -1), because="a")
     assert not fb and "<0,1> (a = 0)" in fb.message
-    assert not check("01-5", "yes", because="only <1,1> is +1, cut it off")
+    no = check("01-5", "none", because="b")
+    assert not no and "three numbers" not in no.message  # no hint that a line exists
+    assert check("01-5", (1, 1, -1.5), because=...).neutral
+
+
+def test_02_exercises_accept_every_valid_form_and_hint_without_the_answer():
+    from fractions import Fraction
+
+    for form in (0.5, "0.5", Fraction(1, 2), [0.5]):
+        assert check("02-1", form), form
+    for form in (4, "4", [4]):
+        assert check("02-2", form), form
+    # forgetting the bias, or its move, gives another count (and its own hint)
+    assert "no bias" in check("02-2", 6).message and "moves b" in check("02-2", 5).message
+    assert check("02-3", 1) and check("02-3", "1")
+    step = lambda w, b, x, y, eta: (  # noqa: E731
+        w + eta * (y - (1 if w @ x + b >= 0 else -1)) * x,
+        b + eta * (y - (1 if w @ x + b >= 0 else -1)),
+    )
+    assert check_function("02-4", step)
+    assert check_function("02-4", lambda *a: list(step(*a)))  # [w, b] is fine too
+    for form in (("margin", "both"), ["Margin rule", "both rules"], ("the margin rule", "BOTH")):
+        assert check("02-5", form, because="a"), form
+    assert not check("02-5", ("margin", "both"), because="b")
+    fb = check("02-5", ("both", "both"), because="a")
+    assert not fb and "y = +1" in fb.message and "y = −1" not in fb.message
+    assert check("02-5", ("margin", "both"), because=...).neutral
 
 
 def test_03_choices_are_graded_on_the_students_own_choice():

@@ -4,7 +4,7 @@ Answers, anticipated mistakes, hints and worked solutions; the ids are "02-k", e
 notebook, and expected values are computed when a check runs. The self-check mechanism is
 perclib.exercises. The notebook loads them with
 
-    from exercises.ex02 import check, check_function, show_solution
+    from exercises.ex02 import check, check_function, reveal, show_solution
 """
 
 from __future__ import annotations
@@ -17,52 +17,59 @@ from perclib.training import activation, is_mistake, step_size
 EXERCISES = ExerciseSet()
 
 
-def _ya_after(ya0=-3.0, x=(1.0, 2.0), bias=1.0, eta=1.0, square=True):
-    x = np.asarray(x)
-    return ya0 + eta * ((x @ x if square else np.sqrt(x @ x)) + bias)
+# -- 1: the learning rate that lands on a tie -------------------------------------------------
+
+_X1, _YA1 = np.array([1.0, 2.0]), -3.0
+
+
+def _eta_to_tie(step=None):
+    """The eta with y·a + eta·step = 0; step = ||x||² + 1 by default."""
+    return -_YA1 / (_X1 @ _X1 + 1 if step is None else step)
 
 
 EXERCISES.add(
     Exercise(
         "02-1",
         "quick",
-        "y·a after the update",
-        lambda: _ya_after(),
+        "η",
+        lambda: _eta_to_tie(),
         mistakes=(
             Mistake(
-                lambda: _ya_after(bias=0.0),
-                "That is the change of y·w.x alone: the bias moves too (b ← b + y), and it adds "
-                "one more to y·a.",
+                lambda: _eta_to_tie(step=_X1 @ _X1),
+                "With a bias, y·a gains more than η·||x||² in an update: b moves too.",
             ),
             Mistake(
-                lambda: _ya_after(square=False),
-                "The step adds the squared length ||x||², not ||x||.",
+                lambda: 1 / _eta_to_tie(),
+                "Check your η: one update with it should add exactly 3 to y·a.",
             ),
             Mistake(
-                lambda: -_ya_after(),
-                "y·a goes up by the update, whatever the label: check your sign.",
+                lambda: -_eta_to_tie(),
+                "A learning rate is positive: an update always raises y·a, whatever the label.",
             ),
             Mistake(
-                lambda: _ya_after(eta=2.0),
-                "That is the (y − ŷ) form with its factor 2; here the rule is the margin rule w ← "
-                "w + ηyx with η = 1.",
+                lambda: _eta_to_tie(step=np.sqrt(_X1 @ _X1) + 1),
+                "The update adds a squared length, not a length.",
             ),
         ),
-        hint="One update raises y·a by η(||x||² + 1) with a bias: compute ||x||² for x = (1, 2).",
-        solution="y·a rises by η(||x||² + 1) = 1·(1 + 4 + 1) = 6, from −3 to 3 (y² = 1 makes the "
-        "label's sign irrelevant).",
+        hint="Write y·a after one update as a function of η and solve for the tie.",
+        solution="One update raises y·a by η(||x||² + 1) = η(1 + 4 + 1) = 6η (y² = 1, so the "
+        "label's sign does not matter). From −3 it reaches 0 when 6η = 3: η = 1/2. The point is "
+        "then on the boundary, a tie, which the margin rule still counts as a mistake.",
     )
 )
 
 
-def _updates_to_fix(w, b, x, y, eta=1.0):
+# -- 2: how many updates one point forces -------------------------------------------------------
+
+
+def _updates_to_fix(w, b, x, y, eta=1.0, bias_in_a=True, bias_moves=True):
     k = 0
-    while y * (w @ x + b) <= 0:
-        w, b, k = w + eta * y * x, b + eta * y, k + 1
+    while y * (w @ x + b * bias_in_a) <= 0:
+        w, b, k = w + eta * y * x, b + eta * y * bias_moves, k + 1
     return k
 
 
-_P2 = (np.array([-4.0, 0.0]), -2.0, np.array([2.0, 0.0]), 1.0)
+_P2 = (np.array([-5.0, -5.0]), 1.0, np.array([1.0, 1.0]), 1.0)
 
 EXERCISES.add(
     Exercise(
@@ -73,22 +80,29 @@ EXERCISES.add(
         mistakes=(
             Mistake(
                 lambda: _updates_to_fix(*_P2) - 1,
-                "Off by one: after that many updates y·a is exactly 0, a tie, and a tie is still "
-                "a mistake (y·a <= 0), so one more update comes.",
+                "Off by one: after that many updates where is the point? Check y·a there, and the "
+                "test for a mistake.",
             ),
             Mistake(
-                2.5,
-                "That is the ratio −y·a₀ / ||x̃||²; the number of updates is a whole number, the "
-                "smallest k with y·a₀ + k·||x̃||² > 0.",
+                lambda: _updates_to_fix(*_P2, bias_in_a=False, bias_moves=False),
+                "You worked as if the model had no bias: here b = 1 is part of a, and it moves.",
             ),
-            Mistake(3.5, "With a bias the step is ||x||² + 1 = 5, not ||x||² = 4."),
+            Mistake(
+                lambda: _updates_to_fix(*_P2, bias_moves=False),
+                "Check both parts of the bias: b is in the activation, and each update moves b as "
+                "well as w.",
+            ),
+            Mistake(4.5, "That is not a whole number of updates: count them one by one."),
         ),
-        hint="Write y·a after 0, 1, 2, ... updates (each adds ||x||² + 1) and stop at the first "
-        "positive value.",
-        solution="y·a₀ = −10 and each update adds ||x||² + 1 = 5: −10, −5, 0, 5. After 2 updates "
-        "y·a = 0 is a tie, still a mistake, so k = 3 = ⌊10/5⌋ + 1.",
+        hint="Write y·a after 0, 1, 2, ... updates and stop at the first value that is not a "
+        "mistake.",
+        solution="y·a₀ = −5 − 5 + 1 = −9 and each update adds ||x||² + 1 = 3: −9, −6, −3, 0, 3. "
+        "After 3 updates y·a = 0 is a tie, still a mistake, so k = 4 = ⌊9/3⌋ + 1.",
     )
 )
+
+
+# -- 3: the learning rate from zero ---------------------------------------------------------------
 
 EXERCISES.add(
     Exercise(
@@ -99,15 +113,14 @@ EXERCISES.add(
         mistakes=(
             Mistake(
                 100,
-                "A smaller η makes smaller steps, but from w = 0 every (w, b) is η times the η = "
-                "1 run, and sign ignores a positive factor.",
+                "Smaller steps do not by themselves mean more of them. Write the weights after "
+                "the first few updates as multiples of η, and ask which points are mistakes.",
             ),
-            Mistake(
-                0.01, "The steps are 100 times smaller, but so is everything they are added to."
-            ),
+            Mistake(0.01, "Fewer updates would need bigger steps, and the steps got smaller."),
             Mistake(
                 1e4,
-                "The steps are smaller, but the start is zero: nothing is there for them to fight.",
+                "Smaller steps do not by themselves mean more of them. Write the weights after "
+                "the first few updates as multiples of η, and ask which points are mistakes.",
             ),
         ),
         hint="From w = 0, b = 0, write the weights after each update as η times something.",
@@ -116,6 +129,16 @@ EXERCISES.add(
         "and the number of updates is the same: factor 1.",
     )
 )
+
+
+# -- 4: one step of the prediction rule ----------------------------------------------------------
+
+
+def _prediction_step(w, b, x, y, eta, tie=1.0, factor=None, bias=True, sign=1.0):
+    a = w @ x + b
+    y_hat = 1.0 if a > 0 else (-1.0 if a < 0 else tie)
+    c = sign * eta * ((y - y_hat) if factor is None else factor * y * (y_hat != y))
+    return w + c * x, b + c * bias
 
 
 def _update_cases(rng):
@@ -127,92 +150,124 @@ def _update_cases(rng):
         y = float(rng.choice([-1.0, 1.0]))
         eta = float(rng.choice([0.5, 1.0, 2.0]))
         b = float(rng.integers(-3, 4))
-        if k % 5 == 0:  # a tie: a = 0, where the margin rule still updates
+        if k % 4 == 0:  # a tie, a = 0, with either label
             b = -float(w @ x)
-        a = activation(w, b, x)
-        c = step_size(y, a, eta, "margin") if is_mistake(y, a, "margin") else 0.0
-        cases.append(((w, b, x, y, eta), (w + c * x, b + c)))
+        cases.append(((w, b, x, y, eta), _prediction_step(w, b, x, y, eta)))
     return cases
 
 
-def _bug_update(strict=False, bias=True, always=False, sign=1.0, prediction=False):
-    def update(w, b, x, y, eta):
-        a = w @ x + b
-        if prediction:
-            c = eta * (y - (1.0 if a >= 0 else -1.0))
-            return w + c * x, b + c * bias
-        mistake = True if always else (y * a < 0 if strict else y * a <= 0)
-        if not mistake:
-            return w, b
-        return w + sign * eta * y * x, b + sign * eta * y * bias
-
-    return update
+def _bug(**kw):
+    return lambda w, b, x, y, eta: _prediction_step(w, b, x, y, eta, **kw)
 
 
 EXERCISES.add(
     Exercise(
         "02-4",
         "implement",
-        "your perceptron_update",
+        "your prediction_update",
         _update_cases,
+        returns=("w", "b"),
         mistakes=(
             Mistake(
-                _bug_update(strict=True),
-                "A tie (a = 0, so y·a = 0) is a mistake too: the test is y·a <= 0, not < 0.",
-            ),
-            Mistake(_bug_update(bias=False), "The bias must move too: b ← b + ηy."),
-            Mistake(
-                _bug_update(always=True),
-                "Update only on a mistake (y·a <= 0); a correct point leaves (w, b) unchanged.",
+                _bug(tie=0.0),
+                "Your function goes wrong on ties (a = 0): np.sign(0) is 0, which is no class. "
+                "What does this course predict there?",
             ),
             Mistake(
-                _bug_update(sign=-1.0),
-                "The step has the wrong sign: move towards the point, w ← w + ηyx.",
+                _bug(tie=-1.0),
+                "Your function goes wrong on ties (a = 0): which class does this course's sign "
+                "give at 0?",
             ),
             Mistake(
-                _bug_update(prediction=True),
-                "That is the (y − ŷ) rule: it takes steps of 2η and skips ties with y = +1. Write "
-                "the margin rule.",
+                _bug(factor=1.0),
+                "Your steps have the right direction but half the length: what is y − ŷ on a "
+                "mistake?",
+            ),
+            Mistake(_bug(bias=False), "Your w is right but your b is not: the bias moves too."),
+            Mistake(
+                _bug(sign=-1.0),
+                "Your steps move the boundary away from the point: check the sign of the step.",
             ),
         ),
-        hint="The margin rule: a = w.x + b; if y·a <= 0 then w ← w + ηyx and b ← b + ηy; return "
-        "(w, b).",
-        returns=("w", "b"),
-        solution="```python\ndef perceptron_update(w, b, x, y, eta):\n    a = w @ x + b\n    if y "
-        "* a <= 0:\n        return w + eta * y * x, b + eta * y\n    return w, b\n```\nIt mirrors "
-        "the two lines inside CIML's PerceptronTrain loop.",
+        hint="Compare your (w, b) with the failing case worked by hand: first ŷ, then y − ŷ, then "
+        "the step.",
+        solution="```python\ndef prediction_update(w, b, x, y, eta):\n    y_hat = 1 if w @ x + b "
+        ">= 0 else -1  # sign(0) = +1\n    c = eta * (y - y_hat)  # 0, or 2·eta·y on an error\n"
+        "    return w + c * x, b + c\n```\nOn a tie with y = +1, ŷ = +1 = y and nothing changes; "
+        "with y = −1 the step is −2η.",
         seed=202,
     )
 )
+
+
+# -- 5: which rule updates on a tie ---------------------------------------------------------------
+
+_RULES = {
+    "margin": "margin",
+    "margin rule": "margin",
+    "the margin rule": "margin",
+    "prediction": "prediction",
+    "prediction rule": "prediction",
+    "the prediction rule": "prediction",
+    "both": "both",
+    "both rules": "both",
+    "neither": "neither",
+    "none": "neither",
+    "no rule": "neither",
+}
+
+
+def _rule(word):
+    if not isinstance(word, str):
+        return None
+    return _RULES.get(" ".join(word.lower().replace("-", " ").replace('"', "").split()))
+
+
+def _judge_tie(answer):
+    form = 'give a pair, such as ("both", "neither"): the rule for y = +1, then for y = −1.'
+    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
+        return form
+    plus, minus = (_rule(a) for a in answer)
+    if plus is None or minus is None:
+        return form + ' Each is "margin", "prediction", "both" or "neither".'
+    if plus == "margin" and minus == "both":
+        return None
+    wrong = []
+    if plus != "margin":
+        wrong.append("y = +1")
+    if minus != "both":
+        wrong.append("y = −1")
+    return (
+        f"your answer for {' and '.join(wrong)} does not follow from the two tests. At a = 0, "
+        "work out y·a for the margin rule and ŷ = sign(0) for the prediction rule."
+    )
 
 
 EXERCISES.add(
     Exercise(
         "02-5",
         "explain",
-        "the rule that updates",
-        "margin",
-        mistakes=(
-            Mistake(
-                "prediction",
-                "Under the prediction rule ŷ = sign(0) = +1 = y: no error is seen. Which rule "
-                "calls y·a = 0 a mistake?",
-            ),
-            Mistake("both", "For y = −1 both update, but here y = +1: what does sign(0) predict?"),
-            Mistake("neither", "One of them treats y·a = 0 as a mistake: which test is y·a <= 0?"),
-        ),
-        hint='Answer "margin", "prediction", "both" or "neither".',
-        reasons={  # placeholder options from the solution, to be rewritten with the notebook
-            "a": "the margin rule updates when y·a <= 0, and y·a = 0 here; ŷ = sign(0) = +1 = y",
-            "b": "both rules update whenever the activation is 0",
-            "c": "the prediction rule updates when ŷ ≠ y, and sign(0) = −1 here",
-            "d": "neither rule updates on a point that lies on the line",
+        "your pair",
+        None,
+        judge=_judge_tie,
+        hint="",
+        reasons={
+            "a": "At a = 0 the margin rule's test y·a <= 0 holds whatever the label, while the "
+            "prediction rule compares y with ŷ = sign(0) = +1.",
+            "b": "A point with a = 0 lies on the boundary, so every rule counts it as a mistake.",
+            "c": "sign(0) = 0, so y − ŷ = y and the prediction rule takes half a step.",
+            "d": "The margin rule updates only when the prediction is wrong, as the prediction "
+            "rule does.",
         },
         reason="a",
-        solution="The margin rule updates when y·a <= 0, and y·a = 0 here, so it updates. The "
-        "prediction rule "
-        'updates when ŷ ≠ y; ŷ = sign(0) = +1 = y, so it does not. Answer: "margin" (with y = −1 '
-        "both would update).",
+        reason_hints={
+            "b": "the prediction rule does not look at where the point is, only at ŷ and y.",
+            "c": "in this course sign(0) is not 0.",
+            "d": "the margin rule's test is y·a <= 0, not ŷ ≠ y: do they agree when a = 0?",
+        },
+        solution="The margin rule updates when y·a <= 0; at a = 0, y·a = 0 for either label, so "
+        "it updates for y = +1 and for y = −1. The prediction rule updates when ŷ ≠ y; ŷ = "
+        'sign(0) = +1, so it updates for y = −1 only. Answer: ("margin", "both"), reason a.',
     )
 )
 
@@ -220,5 +275,5 @@ EXERCISES.add(
 check = EXERCISES.check
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
-answered = EXERCISES.answered
 reveal = EXERCISES.reveal
+answered = EXERCISES.answered
