@@ -109,15 +109,26 @@ def test_01_signed_distance_and_and_separator():
 
 def test_03_choices_are_graded_on_the_students_own_choice():
     X, y = worked_example()
-    for perm in itertools.permutations(range(4)):
+    # brute force over the 24 visiting orders: 2 end epoch 1 where the course's order does
+    ends = {
+        perm: tuple(epoch_trace(X, y, perm)[-1]["theta"].tolist())
+        for perm in itertools.permutations(range(4))
+    }
+    assert sum(e == (-2, 0, 0) for e in ends.values()) == 2
+    assert sum(e == (-2, 2, 0) for e in ends.values()) == 12
+    solution = str(show_solution("03-2"))
+    assert "2 orders" in solution and "So 2 of the 24" in solution and "4 of the 24" not in solution
+    for perm, end in ends.items():
         order = [tuple(X[i]) for i in perm]
-        ends = epoch_trace(X, y, perm)[-1]["theta"].tolist() == [-2, 0, 0]
-        assert check("03-2", (order, "yes" if ends else "no"))
-        assert not check("03-2", (order, "no" if ends else "yes"))
-    assert not check("03-2", ([(1, 1)] * 4, "yes"))
-    assert (
-        check("03-2", ([..., ..., ..., ...], ...)).neutral and check("03-2", (order, ...)).neutral
-    )
+        assert check("03-2", (order, end, 2))
+        assert check("03-2", (order, list(end), "2"))  # other valid forms
+        assert not check("03-2", (order, end, 4))  # the old, wrong count
+        assert not check("03-2", (order, (-2, 0, 0) if end != (-2, 0, 0) else (-2, 2, 0), 2))
+    # a guess does not pass: "no" (the old answer form) and a fixed theta fail on most orders
+    assert not check("03-2", ([tuple(X[i]) for i in (3, 2, 1, 0)], "no", 2))
+    assert sum(bool(check("03-2", ([tuple(X[i]) for i in p], (-2, 2, 0), 2))) for p in ends) == 12
+    assert not check("03-2", ([(1, 1)] * 4, (-2, 0, 0), 2))
+    assert check("03-2", ([..., ..., ..., ...], ..., ...)).neutral
     blank = check("03-1", [((1, 1), ..., ..., ...)])
     assert blank.neutral
     rows = [
@@ -125,12 +136,29 @@ def test_03_choices_are_graded_on_the_students_own_choice():
         for r in epoch_trace(X, y, range(4), theta0=(1, -1, 0))
     ]
     assert check("03-1", rows)
-    assert not check("03-1", LECTURE_EPOCH1)  # the lecture's start is not this one
-    assert check("03-5", 0, because="no update of the margin run breaks a point")
-    assert (
-        "lecture's run"
-        in check("03-5", 5, because="no update of the margin run breaks a point").message
-    )
+    assert not check("03-1", LECTURE_EPOCH1)  # the course's start is not this one
+    # 5: the margin rule in reverse order breaks <0,0> at step 3; guesses fail
+    assert check("03-5", (3, (0, 0))) and check("03-5", ("3", [0.0, 0.0]))
+    assert check("03-5", (np.int64(3), np.array([0, 0])))
+    for wrong in ((0, "none"), (1, (1, 1)), (3, (1, 1)), (6, (0, 0)), (5, (0, 0))):
+        assert not check("03-5", wrong)
+    assert check("03-5", (..., ...)).neutral
+
+
+def test_03_reversed_run_stops_on_a_line_that_does_not_separate_strictly():
+    X, y = worked_example()
+    run = Perceptron(rule="prediction").fit(X[::-1], y[::-1])
+    ya = np.where(y == 1, 1, -1) * (X @ run.coef_ + run.intercept_)
+    assert run.converged_ and run.n_updates_ == 1
+    assert ya.min() == 0 and [tuple(p) for p in X[ya == 0]] == [(1, 1), (1, 2)]
+    not_strict = 0
+    for perm in itertools.permutations(range(4)):
+        p = list(perm)
+        fit = Perceptron(rule="prediction").fit(X[p], y[p])
+        not_strict += bool(np.any(np.where(y == 1, 1, -1) * (X @ fit.coef_ + fit.intercept_) <= 0))
+        strict = Perceptron(rule="margin").fit(X[p], y[p])
+        assert np.all(np.where(y == 1, 1, -1) * (X @ strict.coef_ + strict.intercept_) > 0)
+    assert not_strict == 12  # the count notebook 03 states
 
 
 def test_04_exercises():
