@@ -240,6 +240,7 @@ EXERCISES.add(
         ),
         hint="Work that case out by hand, three numbers in turn (θ·x, ŷ, θ after the step), "
         "and see which of your three results is the first to differ.",
+        returns=("theta_x", "y_hat", "theta_after"),
         solution="```python\ndef prediction_step(theta, x, y, eta):\n"
         "    z = np.r_[1.0, x]            # the augmented x\n    a = theta @ z\n"
         "    y_hat = 1.0 if a >= 0 else -1.0\n    return "
@@ -325,3 +326,5 @@ EXERCISES.add(
 check = EXERCISES.check
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
+answered = EXERCISES.answered
+reveal = EXERCISES.reveal
