@@ -151,15 +151,26 @@ def test_02_exercises_accept_every_valid_form_and_hint_without_the_answer():
 
 def test_03_choices_are_graded_on_the_students_own_choice():
     X, y = worked_example()
-    for perm in itertools.permutations(range(4)):
+    # brute force over the 24 visiting orders: 2 end epoch 1 where the course's order does
+    ends = {
+        perm: tuple(epoch_trace(X, y, perm)[-1]["theta"].tolist())
+        for perm in itertools.permutations(range(4))
+    }
+    assert sum(e == (-2, 0, 0) for e in ends.values()) == 2
+    assert sum(e == (-2, 2, 0) for e in ends.values()) == 12
+    solution = str(show_solution("03-2"))
+    assert "2 orders" in solution and "So 2 of the 24" in solution and "4 of the 24" not in solution
+    for perm, end in ends.items():
         order = [tuple(X[i]) for i in perm]
-        ends = epoch_trace(X, y, perm)[-1]["theta"].tolist() == [-2, 0, 0]
-        assert check("03-2", (order, "yes" if ends else "no"))
-        assert not check("03-2", (order, "no" if ends else "yes"))
-    assert not check("03-2", ([(1, 1)] * 4, "yes"))
-    assert (
-        check("03-2", ([..., ..., ..., ...], ...)).neutral and check("03-2", (order, ...)).neutral
-    )
+        assert check("03-2", (order, end, 2))
+        assert check("03-2", (order, list(end), "2"))  # other valid forms
+        assert not check("03-2", (order, end, 4))  # the old, wrong count
+        assert not check("03-2", (order, (-2, 0, 0) if end != (-2, 0, 0) else (-2, 2, 0), 2))
+    # a guess does not pass: "no" (the old answer form) and a fixed theta fail on most orders
+    assert not check("03-2", ([tuple(X[i]) for i in (3, 2, 1, 0)], "no", 2))
+    assert sum(bool(check("03-2", ([tuple(X[i]) for i in p], (-2, 2, 0), 2))) for p in ends) == 12
+    assert not check("03-2", ([(1, 1)] * 4, (-2, 0, 0), 2))
+    assert check("03-2", ([..., ..., ..., ...], ..., ...)).neutral
     blank = check("03-1", [((1, 1), ..., ..., ...)])
     assert blank.neutral
     rows = [
@@ -167,47 +178,85 @@ def test_03_choices_are_graded_on_the_students_own_choice():
         for r in epoch_trace(X, y, range(4), theta0=(1, -1, 0))
     ]
     assert check("03-1", rows)
-    assert not check("03-1", LECTURE_EPOCH1)  # the lecture's start is not this one
-    assert check("03-5", 0, because="a")
-    assert not check("03-5", 0, because="b")  # the right conclusion with a wrong reason
-    assert "lecture's run" in check("03-5", 5, because="a").message
+    assert not check("03-1", LECTURE_EPOCH1)  # the course's start is not this one
+    # 5: the margin rule in reverse order breaks <0,0> at step 3; guesses fail
+    assert check("03-5", (3, (0, 0))) and check("03-5", ("3", [0.0, 0.0]))
+    assert check("03-5", (np.int64(3), np.array([0, 0])))
+    for wrong in ((0, "none"), (1, (1, 1)), (3, (1, 1)), (6, (0, 0)), (5, (0, 0))):
+        assert not check("03-5", wrong)
+    assert check("03-5", (..., ...)).neutral
+
+
+def test_03_reversed_run_stops_on_a_line_that_does_not_separate_strictly():
+    X, y = worked_example()
+    run = Perceptron(rule="prediction").fit(X[::-1], y[::-1])
+    ya = np.where(y == 1, 1, -1) * (X @ run.coef_ + run.intercept_)
+    assert run.converged_ and run.n_updates_ == 1
+    assert ya.min() == 0 and [tuple(p) for p in X[ya == 0]] == [(1, 1), (1, 2)]
+    not_strict = 0
+    for perm in itertools.permutations(range(4)):
+        p = list(perm)
+        fit = Perceptron(rule="prediction").fit(X[p], y[p])
+        not_strict += bool(np.any(np.where(y == 1, 1, -1) * (X @ fit.coef_ + fit.intercept_) <= 0))
+        strict = Perceptron(rule="margin").fit(X[p], y[p])
+        assert np.all(np.where(y == 1, 1, -1) * (X @ strict.coef_ + strict.intercept_) > 0)
+    assert not_strict == 12  # the count notebook 03 states
 
 
 def test_04_exercises():
+    from decimal import Decimal
+    from fractions import Fraction
+
     from perclib.datasets import make_separable
     from perclib.theory import margin, mistake_bound
 
-    # 3: the factor, reasoned; a no-bias perceptron's run is the same on 10 x~ (so is its bound)
+    # 1: every numeric form
+    for form in (144, 144.0, "144", [144], Fraction(144), Decimal("144")):
+        assert check("04-1", form)
+    assert not check("04-1", 12) and "144" not in check("04-1", 12).message
+    # 2: from a bad start eta matters: more updates with a smaller step, for reason b
     X, y = make_separable(40, 2, margin=0.1, random_state=0)
-    X_aug = np.c_[np.ones(len(X)), X]
-    runs = [Perceptron(fit_intercept=False, record=True).fit(c * X_aug, y) for c in (1, 10)]
-    assert [[s.index for s in r.history_ if s.updated] for r in runs][0] == [
-        s.index for s in runs[1].history_ if s.updated
-    ]
-    assert check("04-3", 1) and not check("04-3", 100)
-    assert "γ*² grows 100 times" in check("04-3", 100).message
-    # with a bias the factor is neither 1 nor 100, which is why the exercise removes the bias
-    factor = mistake_bound(10 * X, y) / mistake_bound(X, y)
-    assert not np.isclose(factor, 1) and not np.isclose(factor, 100)
+    plain = Perceptron().fit(X, y)
+    runs = {
+        eta: Perceptron(eta=eta)
+        .fit(X, y, coef_init=-plain.coef_, intercept_init=-plain.intercept_)
+        .n_updates_
+        for eta in (0.1, 1.0)
+    }
+    assert runs[0.1] > runs[1.0]
+    assert check("04-2", ("more", "b")) and check("04-2", ("More.", "(B)"))
+    for wrong in (("same", "b"), ("fewer", "b"), ("more", "a"), ("more", "c"), ("more", "d")):
+        assert not check("04-2", wrong)
+    assert check("04-2", (..., ...)).neutral
+    # 3: the translated pair: R^2 = 10, gamma* = 1/sqrt(5), bound 50 (centred: 2)
+    bound = mistake_bound(np.array([[3.0], [1.0]]), np.array([1, -1]))
+    assert bound == pytest.approx(50) and mistake_bound(
+        np.array([[1.0], [-1.0]]), np.array([1, -1])
+    ) == pytest.approx(2)
+    for form in (50, 50.0, "50", [50], Fraction(50), Decimal("50.0")):
+        assert check("04-3", form)
+    for wrong, words in ((2, "centred"), (10, "R² right"), (45, "augmented")):
+        fb = check("04-3", wrong)
+        assert not fb and words in fb.message and "50" not in fb.message
     # 4: the reference is perclib.theory.margin, an independent implementation
     for (Xc, yc, w, b), ref in get_exercise("04-4").expected(np.random.default_rng(1)):
         assert ref == pytest.approx(margin(Xc, yc, w, b))
     assert check_function("04-4", margin)
     fb = check_function("04-4", lambda X, y, w, b: np.min(y * (X @ w + b)) / np.linalg.norm(w))
     assert not fb and "geometric distance" in fb.message
-    # 5: the conclusion is checked, the argument is required, blanks are neutral
-    why = "gamma* is unknown, so no count of updates exceeds a known bound"
-    assert check("04-5", ("no", 1600), because=why)
-    assert check("04-5", ("No ", 1600.0), because=why)
-    assert "needs γ*" in check("04-5", ("yes", 1600), because=why).message
-    assert "its square" in check("04-5", ("no", 40), because=why).message
-    assert not check("04-5", ("no", 2000), because=why)
-    assert check("04-5", ..., because=why).neutral
-    assert check("04-5", ("no", ...), because=why).neutral
-    assert check("04-5", ("no", 1600))  # the second consequence, 1600, is the check
-    for ex in ("04-3", "04-4", "04-5"):
+    # 5: the conclusion, the number and the reason, every valid form; guesses and filler fail
+    for form in (("no", 1600, "b"), ("No ", 1600.0, "B"), ("no", Fraction(1600), "b")):
+        assert check("04-5", form)
+    assert check("04-5", ("no", Decimal("1600"), "(b)")) and check("04-5", ("no", "1600", "b"))
+    assert "γ*" in check("04-5", ("yes", 1600, "b")).message
+    assert "exponent" in check("04-5", ("no", 40, "b")).message
+    for wrong in (("no", 2000, "b"), ("no", 1600, "a"), ("no", 1600, "blah blah blah blah")):
+        assert not check("04-5", wrong)
+    assert check("04-5", ...).neutral and check("04-5", ("no", ..., "b")).neutral
+    for ex in ("04-2", "04-3", "04-4", "04-5"):
         sol = str(show_solution(ex))
         assert sol.strip() and ("1600" in sol if ex == "04-5" else True)
+    assert "50" in str(show_solution("04-3"))
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=str)

@@ -9,6 +9,8 @@ perclib.exercises. The notebook loads them with
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from perclib import Perceptron
@@ -54,7 +56,7 @@ EXERCISES.add(
         None,
         judge=_judge_trace_31,
         solution=lambda: (
-            "From θ = (1, −1, 0), the lecture's rule, in the lecture's order:\n\n"
+            "From θ = (1, −1, 0), the prediction rule, in section 1's order:\n\n"
             + _trace_text(range(4), _START_31)
             + "\n\nTwo updates: <0,0> has θ·x = 1 (the bias alone) and label −1; "
             "then <−1,0> is a tie, θ·x = 0, predicted +1 but labelled −1."
@@ -63,52 +65,91 @@ EXERCISES.add(
 )
 
 
+_COURSE_END_1 = (-2.0, 0.0, 0.0)  # θ after epoch 1 in the course's order
+
+
+def _number(value):
+    """A number in any form a student may write: int, float, Fraction, Decimal, "2", [2]."""
+    if isinstance(value, (list, tuple, np.ndarray)) and np.size(value) == 1:
+        value = np.ravel(value)[0]
+    if isinstance(value, bool):
+        return None
+    try:
+        return float(value.strip() if isinstance(value, str) else value)
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+
+def _orders_ending_at(theta):
+    X, y = worked_example()
+    return sum(
+        np.array_equal(epoch_trace(X, y, order)[-1]["theta"], theta)
+        for order in itertools.permutations(range(4))
+    )
+
+
 def _judge_order(answer):
     if has_blank(answer):
-        return blank_feedback("your order and your answer")
+        return blank_feedback("your order, your θ and your count")
     try:
-        points, same_end = answer
+        points, theta_end, count = answer
         points = [tuple(float(v) for v in p) for p in points]
+        theta_end = np.array(theta_end, dtype=float).ravel()
     except (TypeError, ValueError):
         return (
-            'give (my_order, same_end): my_order lists the four points, same_end is "yes" or "no".'
+            "give (my_order, my_theta, how_many): the four points in your order, θ after your "
+            "epoch 1 as three numbers, and a count of orders."
         )
-    if (
-        same_end is Ellipsis
-        or not isinstance(same_end, str)
-        or same_end.strip().lower() not in ("yes", "no")
-    ):
-        return 'same_end must be "yes" or "no".'
     X, y = worked_example()
     where = {tuple(p): i for i, p in enumerate(X.tolist())}
     if sorted(points) != sorted(where) or len(points) != 4:
+        return "my_order must list each of the four points <1,1>, <1,2>, <0,0>, <−1,0> once."
+    if theta_end.shape != (3,):
+        return "my_theta is θ = (b, w1, w2) after your epoch 1: three numbers."
+    rows = epoch_trace(X, y, [where[p] for p in points])
+    if not np.allclose(theta_end, rows[-1]["theta"]):
         return (
-            "my_order must list each of the four points <1,1>, <1,2>, <0,0>, <−1,0> exactly once."
+            "θ after your epoch 1 is not right for your order. Trace it row by row from "
+            "θ = (0, 0, 0): at each point, θ·x, then ŷ (a tie θ·x = 0 gives +1), then θ."
         )
-    end = epoch_trace(X, y, [where[p] for p in points])[-1]["theta"]
-    truth = "yes" if np.array_equal(end, [-2.0, 0.0, 0.0]) else "no"
-    if same_end.strip().lower() != truth:
+    n = _number(count)
+    if n is None:
+        return "how_many is a count of orders, a whole number from 0 to 24."
+    if n == _orders_ending_at(_COURSE_END_1):
+        return None
+    if n == 4:
         return (
-            "for your order, compare θ at the end of your last row (checked above) with the "
-            "lecture's "
-            "(−2, 0, 0)."
+            "your θ is right, but the count is not: does the first −1 point visited always "
+            "leave θ at the same value? Try an order where <−1,0> is the first −1 point."
         )
-    return None
+    return (
+        "your θ is right, but the count is not. Sort the orders by which point is the first −1 "
+        "point visited, and follow θ from there: which points visited after it update?"
+    )
 
 
 EXERCISES.add(
     Exercise(
         "03-2",
         "choice",
-        "your answer for your order",
+        "your answer",
         None,
         judge=_judge_order,
-        solution="It depends on the order. From θ = 0 every point is first a tie, predicted +1, "
-        "so the first −1 point visited triggers θ ← (−2, 0, 0); after that w = 0 and every point "
-        "has θ·x = −2, predicted −1, so a +1 point visited later triggers a second update and a "
-        "−1 point none. Epoch 1 ends at (−2, 0, 0) exactly when both +1 points come before both "
-        "−1 points (4 of the 24 orders, the lecture's among them); every other order ends "
-        "elsewhere.",
+        solution=lambda: (
+            "From θ = 0 every point is first a tie, θ·x = 0, predicted +1: the +1 points "
+            "visited first make no update. The first −1 point visited is the first update, "
+            "θ ← 0 − 2·(1, x): at <0,0> it gives (−2, 0, 0), at <−1,0> it gives (−2, 2, 0).\n\n"
+            "- After (−2, 0, 0) every point has θ·x = −2, predicted −1: a +1 point visited later "
+            "updates again, <−1,0> does not. So the epoch ends at (−2, 0, 0) only if both +1 "
+            "points come first, then <0,0>, then <−1,0>: 2 orders (the two orders of the +1 "
+            "points, the course's among them).\n"
+            "- After (−2, 2, 0), θ·x = 2x1 − 2 is 0 at <1,1> and <1,2> (ties, predicted +1, "
+            "right) and −2 at <0,0> (right): no more updates; the epoch ends at (−2, 2, 0). "
+            "That is 12 of the 24 orders.\n\n"
+            f"So {_orders_ending_at(_COURSE_END_1)} of the 24 orders end epoch 1 where the "
+            "course's order does. For your own order, compare your rows with a trace: "
+            "θ after epoch 1 is the θ of your last row."
+        ),
     )
 )
 
@@ -129,7 +170,7 @@ EXERCISES.add(
         mistakes=(
             Mistake(
                 lambda: _updates(False),
-                "That is the count in the lecture's order. The first point visited is now <−1,0>, "
+                "That is the count in section 2's order. The first point visited is now <−1,0>, "
                 "a tie labelled −1: what does that first update do to all the other points?",
             ),
         ),
@@ -137,13 +178,13 @@ EXERCISES.add(
         "whether the second epoch makes any update.",
         solution="Reversed, the first point is <−1,0>: θ·x = 0, ŷ = +1, y = −1, so θ ← (−2, 2, "
         "0). Now <0,0> has θ·x = −2 (right), <1,2> has 0 → +1 (right), <1,1> has 0 → +1 (right). "
-        "Epoch 2 makes no update: 1 update in all, against 3 in the lecture's order. The order "
+        "Epoch 2 makes no update: 1 update in all, against 3 in section 2's order. The order "
         "matters.",
     )
 )
 
 
-def _lecture_step_ref(theta, x, y, eta):
+def _prediction_step_ref(theta, x, y, eta):
     z = np.concatenate([[1.0], x])
     a = float(theta @ z)
     y_hat = 1.0 if a >= 0 else -1.0
@@ -159,7 +200,7 @@ def _step_cases(rng):
             theta[0] = -float(theta[1:] @ x)
         y = float(rng.choice([-1.0, 1.0]))
         eta = float(rng.choice([0.5, 1.0]))
-        cases.append(((theta, x, y, eta), _lecture_step_ref(theta, x, y, eta)))
+        cases.append(((theta, x, y, eta), _prediction_step_ref(theta, x, y, eta)))
     return cases
 
 
@@ -179,87 +220,104 @@ EXERCISES.add(
     Exercise(
         "03-4",
         "implement",
-        "your lecture_step",
+        "your prediction_step",
         _step_cases,
         mistakes=(
             Mistake(
-                _bug_step(tie=-1.0), "A tie θ·x = 0 is predicted +1 in this course: sign(0) = +1."
+                _bug_step(tie=-1.0),
+                "Your ŷ differs on a tie, θ·x = 0: which sign does this course give a tie?",
             ),
             Mistake(
                 _bug_step(margin=True),
-                "That is the margin rule; the lecture's rule adds η(y − ŷ)(1, x) when ŷ ≠ y.",
+                "Your θ after the step is the margin rule's. Compare the step size of the two "
+                "rules on a mistake (section 1).",
             ),
             Mistake(
                 _bug_step(no_one=True),
-                "θ's first entry is the bias: the augmented x starts with 1, so the bias moves "
-                "too.",
+                "Your θ after the step keeps its first entry, the bias: which vector is added "
+                "to θ, x or its augmented form?",
             ),
         ),
-        hint="θ·x = θ0 + θ1·x1 + θ2·x2; ŷ = +1 if θ·x >= 0 else −1; θ ← θ + η(y − ŷ)(1, x1, x2).",
+        hint="Work that case out by hand, three numbers in turn (θ·x, ŷ, θ after the step), "
+        "and see which of your three results is the first to differ.",
         returns=("theta_x", "y_hat", "theta_after"),
-        solution="```python\ndef lecture_step(theta, x, y, eta):\n    z = np.r_[1.0, x]           "
-        " # the augmented x\n    a = theta @ z\n    y_hat = 1.0 if a >= 0 else -1.0\n    return "
+        solution="```python\ndef prediction_step(theta, x, y, eta):\n"
+        "    z = np.r_[1.0, x]            # the augmented x\n    a = theta @ z\n"
+        "    y_hat = 1.0 if a >= 0 else -1.0\n    return "
         "a, y_hat, theta + eta * (y - y_hat) * z\n```",
         seed=303,
     )
 )
 
 
-def _breaking_steps(rule):
+def _broken(rule, order):
+    """{step: points made wrong} for each update of a run, the points visited in ``order``."""
     X, y = worked_example()
-    fit = Perceptron(rule=rule, record=True).fit(X, y)
-    w, b, steps = np.zeros(2), 0.0, []
+    fit = Perceptron(rule=rule, record=True).fit(X[order], y[order])
+    w, b, broken = np.zeros(2), 0.0, {}
     for k, s in enumerate(fit.history_):
         if s.updated:
             before = np.where(X @ w + b >= 0, 1, -1) == y
             after = np.where(X @ s.w + s.b >= 0, 1, -1) == y
-            if np.any(before & ~after):
-                steps.append(k + 1)
+            broken[k + 1] = [tuple(X[i].tolist()) for i in np.flatnonzero(before & ~after)]
         w, b = np.array(s.w, dtype=float), float(s.b)
-    return steps
+    return broken
+
+
+_REVERSED = [3, 2, 1, 0]
+
+
+def _judge_breaks(answer):
+    if answer is ... or (isinstance(answer, tuple) and any(a is ... for a in answer)):
+        return blank_feedback("your step and your point")
+    try:
+        step, point = answer
+    except (TypeError, ValueError):
+        return 'give (step, point): a step number, or 0, and the point it breaks, or "none".'
+    n = _number(step)
+    if n is None or n != int(n) or not 0 <= n <= 12:
+        return "the step is a whole number: 1 for the first point visited, or 0 for none."
+    broken = _broken("margin", _REVERSED)
+    breaking = {k: pts for k, pts in broken.items() if pts}
+    if n == 0:
+        return (
+            "an update of this run does make a correct point wrong. Under the margin rule a "
+            "tie is a mistake even for a +1 point that sign(0) = +1 gets right: list every "
+            "point's prediction before and after each update."
+        )
+    if int(n) not in broken:
+        return f"the margin rule makes no update at step {int(n)} of this run: trace it again."
+    if int(n) not in breaking:
+        return (
+            f"step {int(n)} is an update, but list each point's prediction before and after it: "
+            "was any point it gets wrong right before?"
+        )
+    try:
+        p = tuple(float(v) for v in point)
+    except (TypeError, ValueError):
+        return "the point is written as in the table, e.g. (1, 2)."
+    if p not in breaking[int(n)]:
+        return f"step {int(n)} is the one; which point is right before it and wrong after it?"
+    return None
 
 
 EXERCISES.add(
     Exercise(
         "03-5",
-        "explain",
-        "your step",
-        lambda: (_breaking_steps("margin") or [0])[0],
-        mistakes=tuple(
-            Mistake(
-                k,
-                f"At step {k} the margin rule updates, but list each point's prediction before "
-                f"and after it: was any of the points it gets wrong right before?",
-            )
-            for k in (1, 3, 7)
-        )
-        + (
-            Mistake(
-                5,
-                "Step 5 breaks <0,0> in the lecture's run; this question is about the margin "
-                "rule's run of section 3.",
-            ),
-        ),
-        hint="Answer with a step number of the margin-rule run, or 0 if no update breaks a "
-        "correct point.",
-        reasons={  # placeholder options from the solution, to be rewritten with the notebook
-            "a": "the margin rule's updates only fix <−1,0> and <0,0>: no point that was right "
-            "turns wrong",
-            "b": "the convergence proof shows that every update only helps",
-            "c": "the margin rule makes fewer updates than the lecture's rule",
-            "d": "an update always breaks the point visited just before it",
-        },
-        reason="a",
+        "choice",
+        "your answer",
+        None,
+        judge=_judge_breaks,
         solution=lambda: (
-            "Under the margin rule the updates are at steps 1, 3 and 7. Before step 1 all "
-            "points are "
-            "predicted +1 and after it <−1,0> is still a tie (+1): nothing that was right turns "
-            "wrong; steps 3 and 7 "
-            "only fix <−1,0> and <0,0>. So the answer is 0: on this data no margin-rule update "
-            "breaks a correct point, "
-            f"while the lecture's rule does it at steps "
-            f"{', '.join(map(str, _breaking_steps('prediction')))}. The "
-            "convergence proof never claims that updates only help."
+            "The margin rule in the reverse order, from θ = 0 (predictions ŷ = +1 if θ·x >= 0):\n\n"
+            + _trace_text(_REVERSED, rule="margin")
+            + "\n\nBefore step 3, θ = (−1, 1, 0) predicts <1,1> and <1,2> +1 (θ·x = 0, a tie), "
+            "<0,0> and <−1,0> −1: all four right. Yet the margin rule updates at <1,2>, "
+            "because y·θ·x = 0 counts as a mistake. The new θ = (0, 2, 2) gives <0,0> θ·x = 0, "
+            "predicted +1: wrong. So step 3 breaks <0,0> (answer (3, (0, 0))); epoch 2 fixes it. "
+            "In the course's order the margin rule breaks nothing "
+            f"({_broken('margin', [0, 1, 2, 3])}): whether an update breaks a point depends on "
+            "the order, not on the rule alone."
         ),
     )
 )

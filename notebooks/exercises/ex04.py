@@ -13,23 +13,63 @@ import numpy as np
 
 from perclib import Perceptron
 from perclib.datasets import make_separable
-from perclib.exercises import Exercise, ExerciseSet, Mistake, blank_feedback, has_blank
+from perclib.exercises import Exercise, ExerciseSet, Mistake, blank_feedback
+from perclib.theory import mistake_bound
 
 EXERCISES = ExerciseSet()
+
+
+def _number(value):
+    """A number in any form a student may write: int, float, Fraction, Decimal, "1600", [1600]."""
+    if isinstance(value, (list, tuple, np.ndarray)) and np.size(value) == 1:
+        value = np.ravel(value)[0]
+    if isinstance(value, bool):
+        return None
+    try:
+        return float(value.strip() if isinstance(value, str) else value)
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+
+def _numeric(expected, mistakes, hint, tol=1e-6):
+    """A judge for a number: every numeric form accepted, anticipated mistakes get their hint."""
+
+    def judge(answer):
+        n = _number(answer)
+        if n is None:
+            return 'give one number (as 7, 7.0, "7" or Fraction(7), for example).'
+        if abs(n - expected()) <= tol:
+            return None
+        for value, why in mistakes:
+            if abs(n - value) <= tol:
+                return why
+        return hint
+
+    return judge
+
+
+def _word(value):
+    """A word answer, case-, space- and punctuation-blind."""
+    if not isinstance(value, str):
+        return None
+    return "".join(ch for ch in value.lower() if ch.isalnum())
 
 
 EXERCISES.add(
     Exercise(
         "04-1",
         "quick",
-        "the bound",
-        lambda: (3 / 0.25) ** 2,
-        mistakes=(
-            Mistake(12.0, "That is R/γ*; Novikoff's bound is its square."),
-            Mistake(0.25**2 / 9, "Upside down: the bound grows as the margin shrinks, (R/γ*)²."),
-            Mistake(9 / 0.25, "Square R and γ* both: (R/γ*)² = R²/γ*²."),
+        "your bound",
+        None,
+        judge=_numeric(
+            lambda: (3 / 0.25) ** 2,
+            (
+                (12.0, "That is R/γ*: look again at the bound's exponent."),
+                (0.25**2 / 9, "Upside down: the bound grows as the margin shrinks."),
+                (9 / 0.25, "You squared only one of R and γ*."),
+            ),
+            "Recompute the bound of the theorem from the two numbers given.",
         ),
-        hint="Novikoff's bound is (R/γ*)², with R and γ* measured in the augmented space.",
         solution="(R/γ*)² = (3/0.25)² = 12² = 144 updates at most, whatever the order and η.",
     )
 )
@@ -39,61 +79,115 @@ def _data_04():
     return make_separable(40, margin=0.1, random_state=0)
 
 
-def _updates_eta(eta):
-    return int(Perceptron(eta=eta).fit(*_data_04()).n_updates_)
+def _updates_from_flipped(eta):
+    """Updates of a run with step eta started from minus the final weights of the eta = 1 run."""
+    X, y = _data_04()
+    plain = Perceptron().fit(X, y)
+    run = Perceptron(eta=eta).fit(X, y, coef_init=-plain.coef_, intercept_init=-plain.intercept_)
+    return int(run.n_updates_)
+
+
+_TERMS = {
+    "a": "Lemma 1's increment ηγ* per update",
+    "b": "the start's terms w̃*ᵀw̃_0 and ||w̃_0||², which do not scale with η",
+    "c": "Lemma 2's middle term 2ηy w̃ᵀx̃, which is no longer <= 0 on a mistake",
+    "d": "the radius R, which grows with η",
+}
+
+
+def _judge_start(answer):
+    if answer is ... or (isinstance(answer, tuple) and any(a is ... for a in answer)):
+        return blank_feedback("your answer (a, b)")
+    try:
+        direction, term = answer
+    except (TypeError, ValueError):
+        return 'give a pair (a, b): a is "more", "same" or "fewer", b a letter.'
+    word, letter = _word(direction), _word(term)
+    if word not in ("more", "same", "fewer", "less"):
+        return '(a) must be "more", "the same" or "fewer".'
+    if letter not in _TERMS:
+        return "(b) must be one of the letters a, b, c, d."
+    small, big = _updates_from_flipped(0.1), _updates_from_flipped(1.0)
+    truth = "more" if small > big else ("fewer" if small < big else "same")
+    if word == "less":
+        word = "fewer"
+    if word != truth:
+        if word == "same":
+            return (
+                "(a) from w̃_0 = 0 every w̃_k is η times the η = 1 one; is that still so when "
+                "w̃_0 is not 0?"
+            )
+        return "(a) compare the size of one step, η·x̃, with the size of the start w̃_0."
+    if letter != "b":
+        return (
+            f"(a) is right, but (b) is not: {_TERMS[letter]} is not what changes here. Redo "
+            "Lemma 1 and 2 from w̃_0 instead of 0: which terms appear?"
+        )
+    return None
 
 
 EXERCISES.add(
     Exercise(
         "04-2",
-        "predict",
-        "the number of updates",
-        lambda: _updates_eta(10.0),
-        mistakes=(
-            Mistake(
-                lambda: 10 * _updates_eta(1.0),
-                "η does not multiply the number of updates: from w̃ = 0 every w̃_k is η times the "
-                "η = 1 one.",
-            ),
-            Mistake(
-                lambda: max(_updates_eta(1.0) // 10, 0),
-                "η does not divide the number of updates: bigger steps from zero are the same "
-                "steps, scaled.",
-            ),
+        "choice",
+        "your answer",
+        None,
+        judge=_judge_start,
+        solution=lambda: (
+            "From w̃_0 ≠ 0 the lemmas read w̃*ᵀw̃_k >= w̃*ᵀw̃_0 + kηγ* and "
+            "||w̃_k||² <= ||w̃_0||² + kη²R² (Lemma 2's middle term is still <= 0 on a mistake). "
+            "The start's terms do not scale with η, so η no longer cancels: a small η needs "
+            "many updates to undo a bad start, a large η makes the start negligible. Here, from "
+            f"minus the η = 1 run's final weights: {_updates_from_flipped(1.0)} updates with "
+            f"η = 1, {_updates_from_flipped(0.1)} with η = 0.1. Answer (more, b)."
         ),
-        hint="Where did η go in the proof? Both lemmas scale with η, and it cancels in the ratio.",
-        solution="From w̃ = 0 every w̃_k of the η = 10 run is 10 times that of the η = 1 run, so "
-        "the same examples are mistakes: the same number of updates (η cancels in the proof: kηγ* "
-        "against ηR√k).",
     )
 )
+
+
+def _translated_bound():
+    return float(mistake_bound(np.array([[3.0], [1.0]]), np.array([1, -1])))
 
 
 EXERCISES.add(
     Exercise(
         "04-3",
         "predict",
-        "the factor",
-        1,
-        mistakes=(
-            Mistake(
-                100,
-                "R² does grow 100 times, but the margin of every unit vector grows 10 times too, "
-                "so γ*² grows 100 times as well.",
+        "your bound",
+        None,
+        judge=_numeric(
+            _translated_bound,
+            (
+                (
+                    2.0,
+                    "That is the bound of the centred pair. Moving the points moves the best line "
+                    "away from the origin: what does that do to its bias, and to the norm of w̃?",
+                ),
+                (
+                    10.0,
+                    "You have R² right, but γ* is not the half-width of the band: the bias counts "
+                    "in the norm of the unit vector w̃*.",
+                ),
+                (
+                    9.0,
+                    "R is measured on x̃ = (1, x), not on x, and γ* is not the half-width of the "
+                    "band.",
+                ),
+                (45.0, "γ* is right, but R is measured on the augmented x̃ = (1, x), not on x."),
             ),
-            Mistake(10, "Both R and γ* change: compare R² with γ*², not R with the bound."),
-            Mistake(0.01, "Upside down, and not only: what happens to γ* when every x̃ grows?"),
-            Mistake(
-                0.1, "Both R and γ* change: how does the margin y·w̃ᵀx̃ of a fixed unit w̃ scale?"
-            ),
+            "Write both points as x̃ = (1, x). R is the longest x̃; for γ*, find the unit (b, w) "
+            "whose worse point has the largest y(b + wx).",
+            tol=1e-3,
         ),
-        hint="Write R and the margin of one fixed unit vector w̃ for the scaled inputs 10·x̃, "
-        "then the ratio.",
-        solution="Every ||10·x̃ᵢ|| = 10·||x̃ᵢ||, so R becomes 10R; for every unit w̃ the margin "
-        "min yᵢ w̃ᵀ(10·x̃ᵢ) is 10 times its old value, so the best one, γ*, becomes 10γ*. The "
-        "ratio R/γ* and the bound do not change: factor 1. The bound is scale-free. With a bias "
-        "the constant 1 of x̃ = (1, x) is not scaled when x is, so 10·x is not 10·x̃: the "
-        "geometry changes and so does the bound (by a factor that depends on the data).",
+        solution=lambda: (
+            "x̃₊ = (1, 3), x̃₋ = (1, 1), so R² = 10. The best unit (b, w) gives both points the "
+            "same margin, b + 3w = −(b + w), so b = −2w: the line x = 2, the middle of the gap, "
+            "as for the widest band. Unit length: 4w² + w² = 1, w = 1/√5, and the margin is "
+            "b + 3w = w = 1/√5, so γ*² = 1/5. The bound is R²/γ*² = 10·5 = 50, against 2 for "
+            "the centred pair: the same gap, 25 times the bound. Equivalently (section 'Two "
+            "maximum margins'), γ* = γ_geo/√(1 + d0²) with γ_geo = 1 and d0 = 2. The bias pays "
+            "for the line's distance from the origin, in the norm."
+        ),
     )
 )
 
@@ -119,8 +213,8 @@ EXERCISES.add(
         mistakes=(
             Mistake(
                 lambda X, y, w, b: np.min(y * (X @ w + b)) / np.linalg.norm(w),
-                "You divided by ||w||: that is the geometric distance of notebook 01. The bound's "
-                "margin puts the bias inside the norm, ||(b, w)||.",
+                "You divided by ||w||: that is the geometric distance of notebook 01, not the "
+                "bound's margin, whose norm is that of the augmented weights.",
             ),
             Mistake(
                 lambda X, y, w, b: np.min(y * (X @ w + b)),
@@ -140,8 +234,8 @@ EXERCISES.add(
                 "The margin is the worst point's value (the minimum), not the average.",
             ),
         ),
-        hint="For each point compute y_i (w.x_i + b); take the smallest; divide by sqrt(b² + "
-        "||w||²).",
+        hint="Work that case out by hand: the signed value of each point, then which point "
+        "decides, then the units. Which of the three does your result get wrong?",
         solution="```python\ndef augmented_margin(X, y, w, b):\n    return np.min(y * (X @ w + "
         "b)) / np.sqrt(w @ w + b * b)\n```\nThe smallest signed activation over the points, in "
         "units of the length of the whole augmented vector (b, w): the γ of Novikoff's bound for "
@@ -151,44 +245,59 @@ EXERCISES.add(
 )
 
 
+_WHY = {
+    "a": "2000 updates is more than any perceptron can make on separable data",
+    "b": "the bound needs γ*, which nobody knows, and γ* can be as small as you like",
+    "c": "the data are not separable, since the bound (R/γ*)² has already been passed",
+    "d": "the run has not converged yet, so the data are not separable",
+}
+
+
 def _judge_stop(answer):
-    if has_blank(answer):
-        return blank_feedback("your answer (a, b)")
+    if answer is ... or (isinstance(answer, tuple) and any(a is ... for a in answer)):
+        return blank_feedback("your answer (a, b, c)")
     try:
-        verdict, count = answer
+        verdict, count, why = answer
     except (TypeError, ValueError):
-        return 'give a pair (a, b): a is "yes" or "no", b a number.'
-    if not isinstance(verdict, str) or verdict.strip().lower() not in ("yes", "no"):
-        return 'the first part must be "yes" or "no".'
-    if verdict.strip().lower() == "yes":
+        return 'give (a, b, c): a is "yes" or "no", b a number, c a letter.'
+    word = _word(verdict)
+    if word not in ("yes", "no"):
+        return '(a) must be "yes" or "no".'
+    if word == "yes":
         return (
-            "the bound (R/γ*)² needs γ*, and nothing tells you how small γ* is: which count of "
-            "updates would a separable data set be unable to reach?"
+            "(a) which count of updates would a separable data set be unable to reach, if "
+            "you do not know its γ*?"
         )
-    if isinstance(count, bool) or not isinstance(count, (int, float, np.integer, np.floating)):
-        return "the second part must be a number of updates."
-    if abs(float(count) - (2 / 0.05) ** 2) <= 1e-6:
+    letter = _word(why)
+    if letter not in _WHY:
+        return "(c) must be one of the letters a, b, c, d."
+    if letter != "b":
+        return f"(a) is right, but (c) is not: is it true that {_WHY[letter]}?"
+    n = _number(count)
+    if n is None:
+        return "(b) must be a number of updates."
+    if abs(n - (2 / 0.05) ** 2) <= 1e-6:
         return None
-    if abs(float(count) - 2 / 0.05) <= 1e-6:
-        return "(b) that is R/γ; Novikoff's bound is its square."
-    return "(b) compute Novikoff's bound with R = 2 and the promised γ* = 0.05."
+    if abs(n - 2 / 0.05) <= 1e-6:
+        return "(b) that is R/γ: look again at the bound's exponent."
+    return "(b) the promise bounds γ* from below: which bound does that give, and which way?"
 
 
 EXERCISES.add(
     Exercise(
         "04-5",
-        "explain",
-        "your answer (a, b)",
+        "choice",
+        "your answer",
         None,
         judge=_judge_stop,
-        solution="(a) No. On separable data the perceptron stops after at most (R/γ*)² updates, "
-        "but γ* can be as small as you like and you do not know it, so no count of updates, 2000 "
-        "or any other, passes a bound you can compute: the data may be separable with a tiny γ*. "
-        "(b) With the promise, separable data have γ* ≥ 0.05, so a run on them makes at most "
-        "(R/γ*)² ≤ (2/0.05)² = 1600 updates. Under the promise, then, a run past 1600 updates "
-        "proves that the data are not separable, and the colleague's 2000 updates do; without "
-        'it, (a), nothing is proved. Answer ("no", 1600). Only a known lower bound on γ* turns '
-        "the theorem into a test.",
+        solution="(a) No, for reason (b). On separable data the perceptron stops after at most "
+        "(R/γ*)² updates, but γ* can be as small as you like and you do not know it, so no count "
+        "of updates, 2000 or any other, passes a bound you can compute: the data may be "
+        "separable with a tiny γ*. (b) With the promise, separable data have γ* >= 0.05, so a "
+        "run on them makes at most (R/γ*)² <= (2/0.05)² = 1600 updates. Under the promise, then, "
+        "a run past 1600 updates proves that the data are not separable, and the colleague's "
+        '2000 updates do; without it, nothing is proved. Answer ("no", 1600, "b"). Only a '
+        "known lower bound on γ* turns the theorem into a test.",
     )
 )
 

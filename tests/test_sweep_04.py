@@ -1,0 +1,41 @@
+"""Notebook 04 quotes notebooks/sweeps/04_convergence.json: recompute the first runs and compare."""
+
+import json
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import sweep_04_convergence as sweep  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def table():
+    return json.loads((ROOT / "notebooks" / "sweeps" / "04_convergence.json").read_text())
+
+
+def test_novikoff_sweep_matches_a_recomputation_of_its_first_data_sets(table):
+    stored, fresh = table["novikoff"], sweep.novikoff(40)
+    for key in ("updates", "order", "n", "d"):
+        assert stored[key][:40] == fresh[key]
+    assert np.allclose(stored["bound"][:40], fresh["bound"], rtol=1e-9)
+    assert len(stored["updates"]) == 1000 and stored["converged"]
+    assert np.all(np.array(stored["updates"]) <= np.array(stored["bound"]))
+
+
+@pytest.mark.parametrize("name, n_samples, random_state", [("lfd10", 10, 0), ("lfd100", 100, 1)])
+def test_lfd_sweep_matches_a_recomputation_of_its_first_runs(table, name, n_samples, random_state):
+    fresh = sweep.lfd(n_samples, 25, random_state=random_state)
+    stored = table[name]
+    assert stored["iterations"][:25] == fresh["iterations"].tolist()
+    assert np.allclose(stored["disagreement"][:25], fresh["disagreement"], atol=1e-9)
+    assert len(stored["iterations"]) == 1000 and stored["converged"]
+
+
+def test_monte_carlo_summary_matches_a_recomputation_on_the_first_runs(table):
+    fresh = sweep.monte_carlo(sweep.lfd(10, 50, random_state=0))  # the first 50 runs
+    assert fresh["largest_z"] <= table["lfd10_mc"]["largest_z"]  # the first 50 of the 1000
+    assert abs(table["lfd10_mc"]["mean_exact"] - np.mean(table["lfd10"]["disagreement"])) < 1e-6
