@@ -17,4 +17,3 @@ def test_bound_holds_on_the_first_50_seeds_within_the_quoted_ratios():
     ratio = k / bound
     # the notebook quotes 0.14 to 0.52 over seeds 0-999: these 50 lie inside
     assert 0.14 <= ratio.min() and ratio.max() <= 0.52 + 5e-3
-
