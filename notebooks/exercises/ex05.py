@@ -9,64 +9,13 @@ perclib.exercises. The notebook loads them with
 
 from __future__ import annotations
 
-from decimal import Decimal
-from fractions import Fraction
-
 import numpy as np
 
 from perclib import PocketPerceptron
 from perclib.datasets import make_xor
-from perclib.exercises import (
-    Exercise,
-    ExerciseSet,
-    Mistake,
-    _same,
-    _value,
-    blank_feedback,
-    has_blank,
-)
+from perclib.exercises import Exercise, ExerciseSet, Mistake
 
 EXERCISES = ExerciseSet()
-
-
-def _number(value):
-    """One number in any of its forms: "2", 2, 2.0, Fraction, Decimal, numpy scalars."""
-    if isinstance(value, str):
-        try:
-            return float(Fraction(value.strip().rstrip(".").replace(" ", "")))
-        except (ValueError, ZeroDivisionError):
-            return value
-    if isinstance(value, (Fraction, Decimal, np.number)):
-        return float(value)
-    return value
-
-
-def _numbers(answer, size):
-    """A numeric answer of ``size`` numbers, as the student may write it: a number, [x], a tuple,
-    a list or an array, or a string "0.75, 0" / "(0.75, 0)"; anything else is left as it is."""
-    if isinstance(answer, str) and size > 1:
-        parts = answer.strip().strip("()[]").split(",")
-        answer = parts if len(parts) == size else answer
-    if isinstance(answer, (list, tuple, np.ndarray)):
-        flat = [_number(v) for v in np.asarray(answer, dtype=object).ravel()]
-        return flat[0] if size == 1 and len(flat) == 1 else tuple(flat)
-    return _number(answer)
-
-
-def _numeric_judge(expected, mistakes, hint, size):
-    """A judge that reads a number (or a pair) in any valid form, then compares it with
-    ``expected`` (a function of nothing) and with the anticipated ``mistakes``."""
-
-    def judge(answer):
-        got = _numbers(answer, size)
-        if _same(got, _value(expected), 1e-9):
-            return None
-        for m in mistakes:
-            if _same(got, _value(m.value), 1e-9):
-                return m.hint
-        return hint
-
-    return judge
 
 
 def _xor_pocket_mistakes():
@@ -110,62 +59,42 @@ EXERCISES.add(
     )
 )
 
-_YES = {"yes", "y", "true", "it is", "yes it is"}
-_NO = {"no", "n", "false", "it is not", "no it is not", "it isnt", "no it isnt", "not"}
-_ARGUMENTS = {
-    "a": "The segment at the kink is written with a minus sign, −λ·y·x̃: put g in that form "
-    "before you compare its coefficient with [0, 1].",
-    "c": "A convex function has subgradients at every point, kinks included: at a kink there are "
-    "many (the segment in the text).",
-    "d": "Descent moves against a subgradient, so the perceptron's update direction tells you "
-    "about −g, not g. Test the inequality that defines a subgradient instead.",
-}
-
-
-def _words(answer):
-    """A word answer, case-, space- and punctuation-blind ("No, it is not." -> "no it is not")."""
-    if not isinstance(answer, str):
-        return None
-    text = answer.lower().replace("'", "").replace("\u2019", "")  # isn't -> isnt
-    return " ".join("".join(ch if ch.isalnum() else " " for ch in text).split())
-
-
-def _judge_subgradient(answer):
-    """05-2: the pair (conclusion, argument); None when both are right, else a hint."""
-    if has_blank(answer):
-        return blank_feedback("your answer and the letter of its argument")
-    if not isinstance(answer, (tuple, list)) or len(answer) != 2:
-        return (
-            'Give a pair: your answer and the letter of the argument, e.g. ("yes", "a") - '
-            "not necessarily right."
-        )
-    conclusion, letter = _words(answer[0]), _words(answer[1])
-    letter = None if letter is None else letter.strip("() ")
-    if letter not in ("a", "b", "c", "d"):
-        return 'The argument is one of the letters "a", "b", "c" or "d".'
-    if conclusion not in _YES | _NO:
-        return 'The answer is "yes" or "no".'
-    if letter in _ARGUMENTS:
-        return _ARGUMENTS[letter]
-    if conclusion in _YES:
-        return (
-            "Follow the argument you chose to its end, step by step: does it conclude what you "
-            "answered?"
-        )
-    return None
-
-
 EXERCISES.add(
     Exercise(
         "05-2",
-        "choice",
-        "your answer and its argument",
-        None,
-        judge=_judge_subgradient,
+        "explain",
+        "the answer",
+        "no",
+        mistakes=(
+            Mistake(
+                "yes",
+                "Test the inequality that defines a subgradient at a w̃' on the correct side, "
+                "y a' > 0: which side of it is larger?",
+            ),
+        ),
+        hint='Answer "yes" or "no".',
+        reasons={
+            "a": "its coefficient, 0.5, lies between 0 and 1, like the points of the segment at "
+            "the kink",
+            "b": "written as −λ·y·x̃ it has λ = −0.5, and at a w̃' with y a' > 0 the subgradient "
+            "inequality then asks 0 >= 0.5·y a'",
+            "c": "a function has no subgradient at a kink, where it is not differentiable",
+            "d": "it points in the direction of the perceptron's update, +y·x̃, which is how the "
+            "perceptron descends",
+        },
+        reason="b",
+        reason_hints={
+            "a": "The segment at the kink is written with a minus sign, −λ·y·x̃: put g in that "
+            "form before you compare its coefficient with [0, 1].",
+            "c": "A convex function has subgradients at every point, kinks included: at a kink "
+            "there are many (the segment in the text).",
+            "d": "Descent moves against a subgradient, so the perceptron's update direction "
+            "tells you about −g, not g. Test the inequality that defines a subgradient instead.",
+        },
         solution="The subgradient set at the kink is {−λ·y·x̃ : 0 <= λ <= 1}, with x̃ = (1, x). "
-        "+0.5·y·x̃ is λ = −0.5, outside [0, 1], so the answer is no, by argument (b): at a "
+        "+0.5·y·x̃ is λ = −0.5, outside [0, 1], so the answer is no, by reason (b): at a "
         "w̃' with y a' > 0 the left side of ℓ(w̃') >= ℓ(w̃) + gᵀ(w̃' − w̃) is 0 and the right "
-        "side is 0 + 0.5·y·x̃ᵀw̃' = 0.5·y a' > 0 (ℓ(w̃) = 0 and yx̃ᵀw̃ = 0 at the kink), so the "
+        "side is 0 + 0.5·y·x̃ᵀw̃' = 0.5·y a' > 0 (ℓ(w̃) = 0 and y·x̃ᵀw̃ = 0 at the kink), so the "
         "inequality fails. (a) forgets the minus sign of the set; (c) is false for convex "
         "functions, which have subgradients everywhere; (d) confuses g with the descent "
         "direction −g.",
@@ -201,11 +130,6 @@ EXERCISES.add(
         "soon as m > 0.",
     )
 )
-
-
-for _id, _size in (("05-1", 1), ("05-3", 2)):  # numbers in every valid form: "2", [2], Fraction
-    _ex = EXERCISES[_id]
-    _ex.judge = _numeric_judge(_ex.expected, _ex.mistakes, _ex.hint, _size)
 
 
 def _sigma(z):
@@ -256,6 +180,7 @@ EXERCISES.add(
         hint="Differentiate the loss of this one example, ln(1 + e^(−m)) with m = y (wᵀx + b), "
         "with respect to w and to b, and step against that gradient; compare your result with "
         "the table's (t − σ(a)) form for y = +1 and for y = −1.",
+        returns=("w", "b"),
         solution="```python\ndef logistic_update(w, b, x, y, eta):\n    a = w @ x + b\n    s = "
         "eta * y / (1 + np.exp(y * a))      # eta * y * sigma(-y a)\n    return w + s * x, b + "
         "s\n```\nWith t = (y + 1)/2 this is (t − σ(a))·x̃ for w̃ = (b, w), x̃ = (1, x): the "
@@ -267,3 +192,5 @@ EXERCISES.add(
 check = EXERCISES.check
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
+answered = EXERCISES.answered
+reveal = EXERCISES.reveal

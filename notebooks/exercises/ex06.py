@@ -142,6 +142,7 @@ EXERCISES.add(
         ),
         hint="Mirror CIML's AveragedPerceptronTrain line by line (c from 1, u and β updated with "
         "c on a mistake, c + 1 after every example, return w − u/c and b − β/c).",
+        returns=("w", "b"),
         solution="```python\ndef averaged_perceptron(X, y, epochs):\n    w, b = "
         "np.zeros(X.shape[1]), 0.0\n    u, beta, c = np.zeros(X.shape[1]), 0.0, 1\n    for _ in "
         "range(epochs):\n        for x, t in zip(X, y):\n            if t * (w @ x + b) <= 0:\n   "
@@ -165,6 +166,15 @@ EXERCISES.add(
             ),
         ),
         hint='Answer "yes" or "no".',
+        reasons={  # placeholder options from the solution, to be rewritten with the notebook
+            "a": "the two averages differ by a positive factor, which keeps every activation's "
+            "sign",
+            "b": "the two averages are the same vector",
+            "c": "the two averages differ by a factor, so the margins differ, and so do the "
+            "predictions",
+            "d": "the bias is averaged the same way in both",
+        },
+        reason="a",
         solution="Starting c at 0 gives the mean of w_1, ..., w_T, which is (T + 1)/T times "
         "CIML's mean of w_0, ..., w_T (w_0 = 0). A positive factor multiplies every activation "
         "without changing its sign, so every prediction is the same; only the vector (and so a "
@@ -177,3 +187,5 @@ EXERCISES.add(
 check = EXERCISES.check
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
+answered = EXERCISES.answered
+reveal = EXERCISES.reveal

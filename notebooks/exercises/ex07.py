@@ -87,6 +87,13 @@ EXERCISES.add(
             Mistake(-2.0, "Check the sign: on a + example the difference moves towards x."),
         ),
         hint="Write w+ and w− after a mistake on (x, y) and subtract.",
+        reasons={  # placeholder options from the solution, to be rewritten with the notebook
+            "a": "w+ gains ηy x and w− loses it, so their difference moves by 2ηy x",
+            "b": "only the true class's vector moves, so the difference moves by ηy x",
+            "c": "w+ gains ηy x and w− gains it too",
+            "d": "the difference moves by −2ηy x",
+        },
+        reason="a",
         solution="On a mistake on a + example, w+ ← w+ + ηx and w− ← w− − ηx, so w = w+ − w− ← w "
         "+ 2ηx; on a − example w ← w − 2ηx. Both are w ← w + 2η y x: the binary perceptron with "
         "step 2η, the multiple is 2 (with η = 1).",
@@ -146,6 +153,7 @@ EXERCISES.add(
         ),
         hint="Predict ŷ = argmax_k (W x + b)_k (ties to the first class); if ŷ ≠ y, add ηx to row "
         "y of W and η to b_y, and subtract them from row ŷ and b_ŷ. Return new arrays.",
+        returns=("W", "b"),
         solution="```python\ndef multiclass_update(W, b, x, y, eta):\n    y_hat = int(np.argmax(W "
         "@ x + b))\n    W, b = W.copy(), b.copy()\n    if y_hat != y:\n        W[y] += eta * x\n  "
         "      b[y] += eta\n        W[y_hat] -= eta * x\n        b[y_hat] -= eta\n    return W, "
@@ -157,3 +165,5 @@ EXERCISES.add(
 check = EXERCISES.check
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
+answered = EXERCISES.answered
+reveal = EXERCISES.reveal
