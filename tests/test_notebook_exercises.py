@@ -308,6 +308,9 @@ def test_06_4_solution_passes_and_variants_get_their_hint():
 
 
 def test_05_values_and_hints():
+    from decimal import Decimal
+    from fractions import Fraction
+
     from perclib import PocketPerceptron
     from perclib.datasets import make_xor
 
@@ -317,13 +320,44 @@ def test_05_values_and_hints():
     )  # the 4 vectors the run visits
     by_hand = min(int(np.sum(np.where(X @ w[1:] + w[0] >= 0, 1, -1) != y)) for w in W)
     assert by_hand == PocketPerceptron(max_iter=20).fit(X, y).pocket_mistakes_
-    assert check("05-1", by_hand) and "best *visited*" not in check("05-1", 1).message
-    assert "visits" in check("05-1", 1).message
-    assert check("05-2", "no", because="a")
-    assert not check("05-2", "yes", because="a") and not check("05-2", "no", because="c")
+    for form in (by_hand, str(by_hand), f"{by_hand}.", [by_hand], float(by_hand)):
+        assert check("05-1", form), form
+    assert check("05-1", Fraction(by_hand)) and check("05-1", Decimal(by_hand))
+    assert "visits" in check("05-1", 1).message and not check("05-1", 1)
+    assert "sign(0)" in check("05-1", 4).message
+    assert check("05-1", ...).neutral
+    assert (
+        "Stuck?" in check("05-1", 3).message
+        and f"{by_hand} mistakes" not in check("05-1", 3).message
+    )
+
+
+def test_05_2_needs_the_conclusion_and_its_reason():
+    for conclusion in ("no", "No.", "No, it is not", "NO"):
+        for key in ("b", "B", "(b)"):
+            assert check("05-2", conclusion, because=key), (conclusion, key)
+    # a guess fails: 1 of the 8 pairs of a conclusion and a reason passes
+    pairs = [(c, k) for c in ("yes", "no") for k in "abcd"]
+    assert sum(bool(check("05-2", c, because=k)) for c, k in pairs) == 1
+    for c, k in pairs:
+        fb = check("05-2", c, because=k)
+        if not fb:  # no hint names the right reason
+            assert "(b)" not in fb.message and '"b"' not in fb.message.split("Stuck?")[0]
+    assert check("05-2", ...).neutral
+
+
+def test_05_3_forms_and_hints():
+    from decimal import Decimal
+    from fractions import Fraction
+
     m = 0.25
-    assert check("05-3", (max(0, 1 - m), max(0, -m)))
+    right = (max(0, 1 - m), max(0, -m))
+    for form in (right, list(right), np.array(right), (Fraction(3, 4), Decimal(0)), ("3/4", "0")):
+        assert check("05-3", form), form
     assert "Swapped" in check("05-3", (max(0, -m), max(0, 1 - m))).message
+    for wrong in ((0.0, 0.0), (0.75, 0.75), (1.25, 0.0), (0.5, 0.5)):
+        fb = check("05-3", wrong)
+        assert not fb and "0.75" not in fb.message
 
 
 def test_05_4_solution_passes_and_mistakes_get_their_hint():
