@@ -1,12 +1,9 @@
 """Notebook 07 quotes tools/sweep_07_cv.py for random_state 0; re-check that shuffle."""
 
-import pytest
-
 from perclib.datasets import load_digits
 from tools.sweep_07_cv import shuffle
 
 
-@pytest.mark.slow
 def test_cv_sweep_matches_the_quoted_table():
     row = shuffle(0, *load_digits())
     assert row["mean"] == {"multi": 0.947, "averaged": 0.966, "ovr": 0.939, "averaged ovr": 0.962}

@@ -56,7 +56,10 @@ def shuffle(random_state, X, y):
         "mean": {name: round(float(a.mean()), 3) for name, a in acc.items()},
         "std": {name: round(float(a.std()), 3) for name, a in acc.items()},
         "averaged > averaged ovr": int(np.sum(avg_diff > 0)),
-        "averaged - averaged ovr": (round(float(avg_diff.mean()), 3), round(float(avg_diff.std()), 3)),
+        "averaged - averaged ovr": (
+            round(float(avg_diff.mean()), 3),
+            round(float(avg_diff.std()), 3),
+        ),
         "multi > ovr": int(np.sum(acc["multi"] > acc["ovr"])),
         "averaged >= multi": int(np.sum(acc["averaged"] >= acc["multi"])),
         "averaged > ovr": int(np.sum(acc["averaged"] > acc["ovr"])),

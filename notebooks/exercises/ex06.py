@@ -52,7 +52,7 @@ def _numeric_judge(expected, mistakes, hint, tol):
     def judge(answer):
         got = _number(answer)
         if got is None:
-            return "Give a number (for example 0.5, 1/2 or \"0.5\")."
+            return 'Give a number (for example 0.5, 1/2 or "0.5").'
         if abs(got - expected()) <= tol:
             return None
         for value, text in mistakes:
@@ -209,7 +209,7 @@ EXERCISES.add(
 _REASONS_5 = {
     "a": "right",
     "b": "(b) says the returned vector is the same as CIML's. Run E.lazy_average(X, y, "
-    'slip="c starts at 0") on section 1\'s data and compare it with CIML\'s: is it?',
+    "slip=\"c starts at 0\") on section 1's data and compare it with CIML's: is it?",
     "c": "(c) says the counter cancels out of w − u/c. Write u and the final c under both starts "
     "for one update at the first example and compute w − u/c: does it cancel?",
     "d": "(d) says one more vector enters the average. Which iterates does each version sum, "

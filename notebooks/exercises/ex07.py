@@ -49,7 +49,7 @@ def _numeric_judge(expected, mistakes, hint, tol):
     def judge(answer):
         got = _number(answer)
         if got is None:
-            return "Give a number (for example 0.5, 1/2 or \"0.5\")."
+            return 'Give a number (for example 0.5, 1/2 or "0.5").'
         if abs(got - expected()) <= tol:
             return None
         for value, text in mistakes:
@@ -58,10 +58,6 @@ def _numeric_judge(expected, mistakes, hint, tol):
         return hint
 
     return judge
-
-
-def _final_c(epochs=3):
-    return AveragedPerceptron(max_iter=epochs).fit(*worked_example()).c_
 
 
 def _predicted():
@@ -115,10 +111,16 @@ EXERCISES.add(
             _score_growth,
             [
                 (lambda: 5.0, "You left out the bias: b_y moves on an update too."),
-                (lambda: 3.0, "The score is a dot product with x: add up coordinate times "
-                 "coordinate, not the coordinates."),
-                (lambda: 12.0, "That is the change of the gap between the true and the predicted "
-                 "class; the question asks for the true class's score alone."),
+                (
+                    lambda: 3.0,
+                    "The score is a dot product with x: add up coordinate times "
+                    "coordinate, not the coordinates.",
+                ),
+                (
+                    lambda: 12.0,
+                    "That is the change of the gap between the true and the predicted "
+                    "class; the question asks for the true class's score alone.",
+                ),
             ],
             _GROWTH_HINT,
             1e-6,
@@ -156,8 +158,7 @@ def _judge_3(answer):
         return "Check the sign: on a mistake on a + example, does w+ − w− move towards x or away?"
     if abs(multiple - 2.0) > 1e-9:
         return (
-            "Write w+ and w− after a mistake on (x, y), subtract, and compare the change with "
-            "y x."
+            "Write w+ and w− after a mistake on (x, y), subtract, and compare the change with y x."
         )
     return None if reason == "b" else _REASONS_3[reason]
 
