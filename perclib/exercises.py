@@ -22,8 +22,12 @@ and gives the notebook ``check``, ``check_function`` and ``show_solution``.
 from __future__ import annotations
 
 import html
+import inspect
 import numbers
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 
@@ -278,13 +282,15 @@ def _vector(value, size):
         arr = np.array(value, dtype=np.float64).ravel()
     except (TypeError, ValueError):
         return None
-    return arr if arr.shape == (size,) else None
+    return arr if arr.shape == (size,) and np.all(np.isfinite(arr)) else None
 
 
 def _scalar(value):
+    """value as a finite float, or None (NaN and inf are never a right activation)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         return None
-    return float(value)
+    value = float(value)
+    return value if np.isfinite(value) else None
 
 
 def check_epoch(
@@ -543,9 +549,11 @@ def _check_row(row, ref, theta, where, rule, eta, d, reveal):
 #     answer = ...
 #     check("01-2", answer)
 #
-# The expected value is computed when the check runs; a wrong answer is matched against the
-# anticipated mistakes (forgot the bias, wrong sign, squared, off by one, ...) to give a hint about
-# the kind of mistake; the worked solution shows only on request, show_solution("01-2").
+# The expected value is computed when the check runs. An answer is first read in the form the
+# exercise wants (a number, k numbers, a word, a reason's key); one that cannot be read so gets a
+# hint about the form. A readable wrong answer is matched against the anticipated mistakes (forgot
+# the bias, wrong sign, ...) to give a hint about the kind of mistake; the worked solution shows
+# only on request, show_solution("01-2").
 
 
 @dataclass
@@ -572,11 +580,19 @@ class Exercise:
     hint : the hint for a wrong answer no mistake explains (it must not give the answer away).
     solution : the worked solution, in Markdown (or a function of nothing that writes it), shown by
         :meth:`ExerciseSet.show_solution` only.
-    tol : absolute tolerance for numbers.
+    tol : absolute tolerance for numbers (an exercise that asks for 3 decimals sets 5e-4).
     seed : the grader's seed for the random cases of an implement exercise.
-    judge : for "choice" (and "explain" with a free conclusion): ``judge(answer) -> None`` when the
-        student's own choice is right, else a hint about what is wrong with it (or a whole
-        :class:`Feedback`, as :func:`check_epoch` gives for a hand trace).
+    judge : for "choice" (and "explain" that checks a second consequence instead of a reason):
+        ``judge(answer) -> None`` when the student's own choice is right, else a hint about what is
+        wrong with it (or a whole :class:`Feedback`, as :func:`check_epoch` gives for a hand trace).
+    words : synonyms the exercise foresees, a normalised word -> its value
+        (``{"deny": -1, "approve": 1}``); words are compared case-, space- and punctuation-blind.
+    reasons : for "explain": the plausible justifications, key -> text (``{"a": ..., "b": ...}``);
+        the student picks one with ``check(id, answer, because="b")``.
+    reason : the key of the right justification.
+    reason_hints : key -> a hint on what is wrong with that option's reasoning (optional).
+    returns : for "implement" returning a tuple, the names of its parts (``("w", "b")``), for the
+        feedback; default "part 1", "part 2", ...
     """
 
     id: str
@@ -590,6 +606,11 @@ class Exercise:
     seed: int = 0
     trials: int = 25
     judge: object = None
+    words: dict = field(default_factory=dict)
+    reasons: dict = field(default_factory=dict)
+    reason: str | None = None
+    reason_hints: dict = field(default_factory=dict)
+    returns: tuple = ()
 
 
 _KINDS = ("quick", "predict", "implement", "explain", "choice")
@@ -617,39 +638,234 @@ def _value(v):
     return v() if callable(v) else v
 
 
-def _same(answer, expected, tol):
-    """answer equals expected: words case- and space-blind, numbers within tol, same shape."""
+# -- reading an answer in the form the exercise wants ---------------------------------------------
+
+_UNREAD = object()  # an answer that cannot be read in the wanted form
+_YES_NO = ("yes", "no")
+
+
+def _words(text):
+    """A word answer normalised: lower case, punctuation and repeated spaces dropped.
+
+    >>> _words("  No, it is NOT! "), _words("margin-rule")
+    ('no it is not', 'margin rule')
+    """
+    return " ".join(re.sub(r"[^\w]+", " ", text.lower()).split())
+
+
+def _number(value):
+    """One finite float from a number in any valid form (str, int, float, Fraction, Decimal,
+    numpy scalar), or None.
+
+    >>> [_number(v) for v in (" -1 ", "+1", "1/2", "0.5", True, "nan", "two")]
+    [-1.0, 1.0, 0.5, 0.5, None, None, None]
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    if isinstance(value, str):
+        text = value.strip().replace("−", "-").replace(" ", "")
+        try:
+            value = Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            return None
+    if isinstance(value, Decimal):
+        value = float(value)
+    if not isinstance(value, numbers.Real):
+        return None
+    value = float(value)
+    return value if np.isfinite(value) else None
+
+
+def _numbers(value):
+    """A float array from numbers in any valid form, nested in lists, tuples or arrays, or None."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "iuf":
+            arr = value.astype(np.float64)
+            return arr if np.all(np.isfinite(arr)) else None
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        parts = [_numbers(v) for v in value]
+        if any(p is None for p in parts):
+            return None
+        try:
+            return np.array(parts, dtype=np.float64)
+        except ValueError:  # ragged
+            return None
+    number = _number(value)
+    return None if number is None else np.array(number)
+
+
+def _parts(expected):
+    """Whether expected is a tuple of parts of different kinds (a word and a number, ...)."""
+    if not isinstance(expected, (tuple, list)):
+        return False
+    return any(isinstance(e, str) for e in expected) or _numbers(expected) is None
+
+
+def _read(answer, expected, words=None):
+    """The answer in the form of ``expected``, or ``_UNREAD``.
+
+    Words: case-, space- and punctuation-blind, through the exercise's synonyms; for a yes/no
+    answer also True/False and a sentence whose first word is yes or no. Numbers: any valid form;
+    a single number may come as a one-element list; vectors as lists, tuples or arrays.
+    """
+    if isinstance(answer, str) and words:
+        synonyms = {_words(k): v for k, v in words.items()}
+        if _words(answer) in synonyms:
+            answer = synonyms[_words(answer)]
     if isinstance(expected, str):
-        return isinstance(answer, str) and " ".join(answer.lower().split()) == expected.lower()
-    if isinstance(answer, (str, bytes)) or isinstance(answer, bool) != isinstance(expected, bool):
-        return False
+        want = _words(expected)
+        if want in _YES_NO:
+            if isinstance(answer, (bool, np.bool_)):
+                return "yes" if answer else "no"
+            if isinstance(answer, str):
+                first = _words(answer).split()[:1]
+                return first[0] if first and first[0] in _YES_NO else _UNREAD
+            return _UNREAD
+        return _words(answer) if isinstance(answer, str) and _words(answer) else _UNREAD
+    if _parts(expected):
+        if not isinstance(answer, (tuple, list, np.ndarray)) or len(answer) != len(expected):
+            return _UNREAD
+        got = [_read(a, e, words) for a, e in zip(answer, expected)]
+        return _UNREAD if any(g is _UNREAD for g in got) else got
+    want = _numbers(expected)
+    got = _numbers(answer)
+    if want is None or got is None:
+        return _UNREAD
+    if want.ndim == 0:
+        return got.reshape(()) if got.size == 1 else _UNREAD
+    if got.shape != want.shape:
+        return (
+            got.reshape(want.shape) if np.squeeze(got).shape == np.squeeze(want).shape else _UNREAD
+        )
+    return got
+
+
+def _close(got, expected, tol):
+    if isinstance(expected, str):
+        return got == _words(expected)
+    if _parts(expected):
+        return all(_close(g, e, tol) for g, e in zip(got, expected))
+    return bool(np.all(np.abs(got - _numbers(expected)) <= tol))
+
+
+def _same(answer, expected, tol, words=None):
+    """answer equals expected, read in every valid form: words case-, space- and punctuation-blind
+    (with the exercise's synonyms), numbers within tol whatever their type, the same shape.
+
+    >>> _same("1/2", 0.5, 1e-9), _same([2], 2, 0), _same("No.", "no", 0), _same(float("nan"), 1, 1)
+    (True, True, True, False)
+    """
+    got = _read(answer, expected, words)
+    return got is not _UNREAD and _close(got, expected, tol)
+
+
+def _form(expected):
+    """What an answer of this form is, for a hint about the form: "a number", "3 numbers", ..."""
+    if isinstance(expected, str):
+        return '"yes" or "no"' if _words(expected) in _YES_NO else "a word"
+    if _parts(expected):
+        return f"{len(expected)} parts: " + ", ".join(_form(e) for e in expected)
+    shape = _numbers(expected).shape
+    if shape == ():
+        return "a number"
+    if len(shape) == 1:
+        return f"{shape[0]} numbers"
+    return f"an array of shape {shape}"
+
+
+# -- implement exercises: the failing input as given, and what differs ----------------------------
+
+
+def _shaped(value):
+    """A value as the student gave it, nested lists kept: [[1, 2], [3, 4]]."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    if isinstance(value, (np.ndarray, list, tuple)):
+        inner = ", ".join(_shaped(v) for v in value)
+        return f"({inner})" if isinstance(value, tuple) else f"[{inner}]"
+    number = _number(value)
+    return _num(number) if number is not None else repr(value)
+
+
+def _describe(args, func=None):
+    """The inputs ``name = value, ...`` with the names of the function's signature where known."""
     try:
-        got = np.asarray(answer, dtype=np.float64)
-        exp = np.asarray(expected, dtype=np.float64)
+        params = list(inspect.signature(func).parameters.values())
     except (TypeError, ValueError):
-        return False
-    return got.shape == exp.shape and bool(np.all(np.abs(got - exp) <= tol))
+        params = []
+    names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(names) < len(args):
+        names = [f"argument {k + 1}" for k in range(len(args))]
+    return ", ".join(f"{n} = {_shaped(a)}" for n, a in zip(names, args))
+
+
+def _entries(shape):
+    if shape == ():
+        return "one number"
+    if len(shape) == 1:
+        return "1 entry" if shape[0] == 1 else f"{shape[0]} entries"
+    return f"shape {shape}"
+
+
+def _result_parts(result, ref):
+    """The result's parts, matched to a tuple reference (w, b), or None."""
+    if isinstance(ref, tuple) and isinstance(result, (tuple, list)) and len(result) == len(ref):
+        return list(result)
+    return None
 
 
 def _flat(result):
-    """A function's result as one float vector (tuples such as (w, b) are concatenated)."""
-    if isinstance(result, tuple):
-        return np.concatenate(
-            [np.atleast_1d(np.asarray(r, dtype=np.float64)).ravel() for r in result]
-        )
-    return np.atleast_1d(np.asarray(result, dtype=np.float64)).ravel()
+    """A function's result as one float vector (tuples such as (w, b) are concatenated), or None."""
+    if isinstance(result, (tuple, list)):
+        parts = [_numbers(r) for r in result]
+        return None if any(p is None for p in parts) else np.concatenate([p.ravel() for p in parts])
+    got = _numbers(result)
+    return None if got is None else got.ravel()
 
 
-def _describe(args):
-    parts = []
-    for a in args:
-        arr = np.asarray(a)
-        parts.append(
-            _num(float(arr))
-            if arr.ndim == 0
-            else "(" + ", ".join(_num(float(v)) for v in arr.ravel()) + ")"
+def _result_same(got, ref, tol):
+    """A function's result equals the reference: (w, b) as a tuple or a list, or flattened."""
+    parts = _result_parts(got, ref)
+    if parts is not None:
+        return all(_same(g, r, tol) for g, r in zip(parts, ref))
+    if isinstance(ref, tuple):
+        flat, want = _flat(got), _flat(ref)
+        return (
+            flat is not None and flat.shape == want.shape and bool(np.all(abs(flat - want) <= tol))
         )
-    return ", ".join(parts)
+    return _same(got, ref, tol)
+
+
+def _difference(got, ref, names, tol):
+    """What differs between a result and the reference, without the reference's values:
+    "your w has shape (3,), expected 2 entries", "your b is off; your w matches"."""
+    if not isinstance(ref, tuple):
+        g = _numbers(got)
+        if g is None:
+            return f"your result is not numbers (got {type(got).__name__})"
+        want = _numbers(ref)
+        if g.size != want.size:
+            return f"your result has shape {g.shape}, expected {_entries(want.shape)}"
+        return "your result is off"
+    names = list(names) or [f"part {k + 1}" for k in range(len(ref))]
+    together = "(" + ", ".join(names) + ")"
+    parts = _result_parts(got, ref)
+    if parts is None:
+        count = len(got) if isinstance(got, (tuple, list)) else 1
+        return f"your function returns {count} value(s); expected {len(ref)}, {together}"
+    off, fine = [], []
+    for name, g, r in zip(names, parts, ref):
+        gv, rv = _numbers(g), _numbers(r)
+        if gv is None:
+            return f"your {name} is not numbers (got {type(g).__name__})"
+        if gv.size != rv.size:
+            return f"your {name} has shape {gv.shape}, expected {_entries(rv.shape)}"
+        (fine if _same(g, r, tol) else off).append(name)
+    text = f"your {' and '.join(off)} {'is' if len(off) == 1 else 'are'} off"
+    if fine:
+        text += f"; your {' and '.join(fine)} {'matches' if len(fine) == 1 else 'match'}"
+    return text
 
 
 class Solution:
@@ -668,11 +884,21 @@ class Solution:
         return f"**Solution {self.exercise_id}.** {self.text}"
 
 
+def _reason_key(because, reasons):
+    """The key of the option a student picked ("b", "(B)", "b)" or the option's text), or None."""
+    picked = _words(because) if isinstance(because, str) else ""
+    for key, text in reasons.items():
+        if picked in (_words(key), _words(text)):
+            return key
+    return None
+
+
 class ExerciseSet:
     """The exercises of one notebook, by id, and the checks a student calls on them.
 
-    A notebook's exercises module builds one, adds its exercises, and hands the notebook the three
-    methods, :meth:`check`, :meth:`check_function` and :meth:`show_solution`.
+    A notebook's exercises module builds one, adds its exercises, and hands the notebook its
+    methods: :meth:`check`, :meth:`check_function`, :meth:`show_solution`, and for a cell after an
+    exercise that shows its answer, :meth:`answered` and :meth:`reveal`.
 
     Examples
     --------
@@ -683,6 +909,8 @@ class ExerciseSet:
     >>> exercises.check("00-1", 5)  # doctest: +NORMALIZE_WHITESPACE
     Not yet: Recheck your working step by step.
     Stuck? show_solution('00-1') gives the worked solution.
+    >>> exercises.check("00-1", "four")
+    Not yet: give a number for the sum.
     >>> exercises.show_solution("00-1")
     Solution 00-1:
     2 + 2 = 4.
@@ -690,15 +918,29 @@ class ExerciseSet:
 
     def __init__(self):
         self._exercises = {}
+        self._done = set()  # ids answered right or whose solution was shown
 
     def add(self, exercise):
         """Add an exercise (ids are unique); returns it."""
-        if exercise.kind not in _KINDS:
-            raise ValueError(f"kind must be one of {', '.join(_KINDS)}; got {exercise.kind!r}.")
-        if exercise.id in self._exercises:
-            raise ValueError(f"An exercise with the id {exercise.id!r} is already in this set.")
-        self._exercises[exercise.id] = exercise
-        return exercise
+        ex = exercise
+        if ex.kind not in _KINDS:
+            raise ValueError(f"kind must be one of {', '.join(_KINDS)}; got {ex.kind!r}.")
+        if ex.id in self._exercises:
+            raise ValueError(f"An exercise with the id {ex.id!r} is already in this set.")
+        if ex.kind == "explain" and ex.judge is None and not ex.reasons:
+            raise ValueError(
+                f"Explain exercise {ex.id!r} needs reasons and the right reason (or a judge of a "
+                "second consequence): a conclusion alone can be guessed."
+            )
+        if ex.reasons and ex.reason not in ex.reasons:
+            raise ValueError(
+                f"Exercise {ex.id!r}: reason must be one of the keys of reasons "
+                f"({', '.join(map(str, ex.reasons))}); got {ex.reason!r}."
+            )
+        if set(ex.reason_hints) - set(ex.reasons):
+            raise ValueError(f"Exercise {ex.id!r}: reason_hints has keys that reasons has not.")
+        self._exercises[ex.id] = ex
+        return ex
 
     def __getitem__(self, exercise_id):
         """The exercise with this id (a clear error names the known ids)."""
@@ -713,6 +955,11 @@ class ExerciseSet:
     def __len__(self):
         return len(self._exercises)
 
+    def _verdict(self, exercise_id, feedback):
+        if feedback.correct:
+            self._done.add(exercise_id)
+        return feedback
+
     def check(self, exercise_id, answer, *, because=None):
         """Check your answer to an exercise: right, or a hint about the kind of mistake.
 
@@ -723,13 +970,16 @@ class ExerciseSet:
         answer : object
             Your answer (a number, a vector, a word, a choice). ``...`` means not answered yet.
         because : str, optional
-            For an "explain" exercise: your argument, in a sentence or two. The conclusion is
-            checked; the argument is yours to compare with the worked solution.
+            For an "explain" exercise with reasons: the key of the reason that justifies your
+            answer ("b"). Leave it ``...`` to see the options.
 
         Returns
         -------
         Feedback
         """
+        return self._verdict(exercise_id, self._check(exercise_id, answer, because))
+
+    def _check(self, exercise_id, answer, because):
         ex = self[exercise_id]
         if ex.kind == "implement":
             raise ValueError(
@@ -738,23 +988,47 @@ class ExerciseSet:
             )
         if _blank(answer) or (ex.judge is None and has_blank(answer)):
             return blank_feedback(ex.what)
-        if ex.kind == "explain" and (not isinstance(because, str) or len(because.split()) < 4):
+        if ex.reasons and (_blank(because) or because is None):
+            options = "\n".join(f'  "{k}": {t}' for k, t in ex.reasons.items())
             return Feedback(
                 False,
-                "Write your argument in `because` (a sentence or two), then run this cell.",
+                f"Now pick the reason for your answer, because=one of:\n{options}\n"
+                "then run this cell.",
                 neutral=True,
             )
         if ex.judge is not None:
             problem = ex.judge(answer)
             if isinstance(problem, Feedback):  # a checker with its own verdicts (a hand trace)
                 return problem
-            if problem is None:
-                return Feedback(True, f"Right: {ex.what} works.")
-            return Feedback(False, f"Not yet: {problem} {_asked(exercise_id)}")
-        if _same(answer, _value(ex.expected), ex.tol):
-            return Feedback(True, f"Right: {ex.what} is correct.")
+            if problem is not None:
+                return Feedback(False, f"Not yet: {problem} {_asked(exercise_id)}")
+            conclusion = None
+        else:
+            expected = _value(ex.expected)
+            conclusion = _read(answer, expected, ex.words)
+        picked = None
+        if ex.reasons:
+            picked = _reason_key(because, ex.reasons)
+            if picked is None:
+                keys = ", ".join(f'"{k}"' for k in ex.reasons)
+                return Feedback(
+                    False, f"Not yet: give because as one of {keys} (the options' keys)."
+                )
+        if ex.judge is None and conclusion is _UNREAD:
+            for m in ex.mistakes:  # a mistake the exercise foresees in another form
+                if _same(answer, _value(m.value), ex.tol, ex.words):
+                    return Feedback(False, f"Not yet: {m.hint} {_asked(exercise_id)}")
+            return Feedback(False, f"Not yet: give {_form(expected)} for {ex.what}.")
+        if picked is not None and picked != ex.reason:
+            hint = ex.reason_hints.get(
+                picked,
+                f"reason {picked!r} does not hold here: test it on this exercise's own numbers.",
+            )
+            return Feedback(False, f"Not yet: {hint} {_asked(exercise_id)}")
+        if ex.judge is not None or _close(conclusion, expected, ex.tol):
+            return Feedback(True, f"Right: {ex.what} {'works' if ex.judge else 'is correct'}.")
         for m in ex.mistakes:
-            if _same(answer, _value(m.value), ex.tol):
+            if _same(answer, _value(m.value), ex.tol, ex.words):
                 return Feedback(False, f"Not yet: {m.hint} {_asked(exercise_id)}")
         return Feedback(False, f"Not yet: {ex.hint} {_asked(exercise_id)}")
 
@@ -762,9 +1036,13 @@ class ExerciseSet:
         """Check a function you wrote on the grader's random cases, against perclib's reference.
 
         The cases are random but fixed by the exercise's seed (the same function gets the same
-        verdict on every run). A wrong function gets the first case it fails and a hint about the
-        kind of mistake; the right results are not shown.
+        verdict on every run). A wrong function gets the first case it fails (its inputs as given
+        to your function), what differs in your result and a hint about the kind of mistake; the
+        right results are not shown.
         """
+        return self._verdict(exercise_id, self._check_function(exercise_id, func))
+
+    def _check_function(self, exercise_id, func):
         ex = self[exercise_id]
         if ex.kind != "implement":
             raise ValueError(
@@ -786,7 +1064,7 @@ class ExerciseSet:
             except Exception as err:  # the student's code: any error is feedback, not a crash
                 return Feedback(
                     False,
-                    f"Not yet: on the inputs ({_describe(args)}) your function raised "
+                    f"Not yet: on the inputs {_describe(args, func)} your function raised "
                     f"{type(err).__name__}: {err}",
                 )
             if got is None:
@@ -803,12 +1081,8 @@ class ExerciseSet:
                     "Not yet: your function changes its inputs in place; return new values "
                     "instead (w = w + ..., not w += ...).",
                 )
-            try:
-                ok = _same(_flat(got), _flat(ref), ex.tol)
-            except (TypeError, ValueError):
-                ok = False
-            if not ok:
-                failing.append((args, got))
+            if not _result_same(got, ref, ex.tol):
+                failing.append((args, got, ref))
         if not failing:
             return Feedback(
                 True,
@@ -817,20 +1091,53 @@ class ExerciseSet:
             )
         for m in ex.mistakes:
             try:
-                if all(_same(_flat(got), _flat(m.value(*args)), ex.tol) for args, got in failing):
+                if all(_result_same(got, m.value(*args), ex.tol) for args, got, _ in failing):
                     hint = m.hint
                     break
             except Exception:  # a buggy variant may not run on every case: not this mistake
                 continue
         else:
             hint = ex.hint
-        args, got = failing[0]
+        args, got, ref = failing[0]
         return Feedback(
             False,
             f"Not yet: wrong on {len(failing)} of {len(cases)} random cases; the first is the "
-            f"inputs ({_describe(args)}). {hint} {_asked(exercise_id)}",
+            f"inputs {_describe(args, func)}: {_difference(got, ref, ex.returns, ex.tol)}. "
+            f"{hint} {_asked(exercise_id)}",
         )
 
     def show_solution(self, exercise_id):
         """The worked solution of an exercise, for when you have tried (or are stuck)."""
-        return Solution(exercise_id, _value(self[exercise_id].solution))
+        solution = Solution(exercise_id, _value(self[exercise_id].solution))
+        self._done.add(exercise_id)
+        return solution
+
+    def answered(self, exercise_id):
+        """Whether the exercise was answered right, or its solution shown, in this session."""
+        self[exercise_id]  # an unknown id is an error, not False
+        return exercise_id in self._done
+
+    def reveal(self, exercise_id, show, *, waiting=None):
+        """For a cell after an exercise that shows its answer: ``show()`` (and its result) once the
+        exercise is answered right or its solution shown, else a neutral note.
+
+        Examples
+        --------
+        >>> exercises = ExerciseSet()
+        >>> _ = exercises.add(Exercise("00-1", "quick", "the sum", 4, solution="2 + 2 = 4."))
+        >>> show = lambda: print("the sum is 4")  # noqa: E731
+        >>> exercises.reveal("00-1", show)  # doctest: +NORMALIZE_WHITESPACE
+        Answer exercise 00-1 above first (or run show_solution('00-1')), then run this cell.
+        >>> _ = exercises.check("00-1", "4")
+        >>> exercises.reveal("00-1", show)
+        the sum is 4
+        """
+        if self.answered(exercise_id):
+            return show()
+        return Feedback(
+            False,
+            waiting
+            or f"Answer exercise {exercise_id} above first (or run "
+            f"show_solution({exercise_id!r})), then run this cell.",
+            neutral=True,
+        )

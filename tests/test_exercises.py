@@ -310,6 +310,13 @@ def toy():
             "your conclusion",
             "yes",
             mistakes=(E.Mistake("no", "Look at the corner (1, 1)."),),
+            reasons={
+                "a": "the line x1 + x2 = 1.5 separates them",
+                "b": "every data set of four points is separable",
+                "c": "the weights can be as large as we like",
+            },
+            reason="a",
+            reason_hints={"b": "XOR has four points too."},
             solution="yes, because ...",
         ),
     ]
@@ -357,10 +364,14 @@ def test_choice_grades_the_students_own_choice(toy):
     assert not fb and "it must be positive." in fb.message
 
 
-def test_explain_needs_an_argument_and_checks_the_conclusion(toy):
-    assert toy.check("zz-why", "yes").neutral  # no argument yet
-    assert toy.check("zz-why", "Yes ", because="the line x1 + x2 = 1.5 separates them")
-    fb = toy.check("zz-why", "no", because="no line can separate the corners")
+def test_explain_needs_the_right_reason_and_checks_the_conclusion(toy):
+    for because in (None, ...):  # no reason yet: the options are listed, neutrally
+        fb = toy.check("zz-why", "yes", because=because)
+        assert not fb and fb.neutral and "x1 + x2 = 1.5" in fb.message and '"c"' in fb.message
+    assert toy.check("zz-why", "Yes ", because="a")
+    assert toy.check("zz-why", "yes", because=" (A) ")
+    assert toy.check("zz-why", "yes", because="The line x1 + x2 = 1.5 separates them.")
+    fb = toy.check("zz-why", "no", because="a")
     assert not fb and "Look at the corner (1, 1)." in fb.message
 
 
@@ -453,3 +464,216 @@ def test_hints_for_the_bias_and_for_no_update():
     assert fb.step == 1
     fb = check_epoch([((1, 1), 2, 1, (0, 0, 0))], theta0=(-2, 1, 1))
     assert "leaves out the bias" in fb.message
+
+
+# -- every valid form, form hints, explain by reasons, implement fallback, guarded reveal ---------
+
+from decimal import Decimal  # noqa: E402
+from fractions import Fraction  # noqa: E402
+
+
+def _one(exercise):
+    exercises = E.ExerciseSet()
+    exercises.add(exercise)
+    return exercises
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [2, 2.0, "2", " 2 ", "+2", "4/2", "2.0", Fraction(2), Decimal("2.0"), np.int64(2),
+     np.float32(2), [2], (2,), np.array([2.0]), np.array(2)],
+)  # fmt: skip
+def test_every_valid_form_of_a_number_is_accepted(answer):
+    exercises = _one(E.Exercise("zz-n", "quick", "k", 2, solution="", hint="METHOD HINT"))
+    assert exercises.check("zz-n", answer), answer
+
+
+@pytest.mark.parametrize("answer", [" -1 ", "−1", "-2/2", -1.0000004])
+def test_negative_and_fraction_strings_within_tol(answer):
+    exercises = _one(E.Exercise("zz-n", "quick", "k", -1, solution="", tol=5e-4))
+    assert exercises.check("zz-n", answer)
+    assert not exercises.check("zz-n", -1.001)  # outside the exercise's tolerance
+
+
+def test_a_half_in_every_form():
+    exercises = _one(E.Exercise("zz-h", "quick", "k", 0.5, solution=""))
+    for answer in ("1/2", "0.5", ".5", Fraction(1, 2), Decimal("0.5"), [np.float64(0.5)]):
+        assert exercises.check("zz-h", answer), answer
+    assert not exercises.check("zz-h", "1/3")
+
+
+def test_vectors_as_lists_tuples_arrays_and_strings():
+    exercises = _one(E.Exercise("zz-v", "quick", "θ", (1.0, -2.0, 0.5), solution=""))
+    for answer in ([1, -2, 0.5], (1, -2, "1/2"), np.array([1.0, -2.0, 0.5]), ["1", "-2", "0.5"]):
+        assert exercises.check("zz-v", answer), answer
+    assert not exercises.check("zz-v", (1, 2, 0.5))
+
+
+def test_words_case_space_punctuation_blind_with_synonyms_and_yes_no():
+    exercises = E.ExerciseSet()
+    exercises.add(E.Exercise("zz-no", "quick", "the answer", "no", solution=""))
+    exercises.add(
+        E.Exercise("zz-sign", "quick", "h(x)", -1, solution="", words={"Deny": -1, "approve": 1})
+    )
+    exercises.add(E.Exercise("zz-rule", "quick", "the rule", "margin", solution=""))
+    for answer in ("No.", " no ", "NO!", "No, it is not", False, np.False_):
+        assert exercises.check("zz-no", answer), answer
+    for answer in ("yes", "Yes!", True, "Yes, it is"):
+        assert not exercises.check("zz-no", answer)
+    for answer in ("deny", " DENY. ", -1, "-1", [-1]):
+        assert exercises.check("zz-sign", answer), answer
+    assert not exercises.check("zz-sign", "approve") and not exercises.check("zz-sign", "+1")
+    assert exercises.check("zz-rule", " Margin! ") and not exercises.check("zz-rule", "prediction")
+
+
+@pytest.mark.parametrize(
+    "expected, answer, form",
+    [
+        (2, "two", "give a number"),
+        (2, True, "give a number"),
+        (2, [1, 2], "give a number"),
+        (2, float("nan"), "give a number"),
+        ((1, 2, 3), (1, 2), "give 3 numbers"),
+        ((1, 2, 3), "1 2 3", "give 3 numbers"),
+        ("no", "maybe", 'give "yes" or "no"'),
+        ("no", 0, 'give "yes" or "no"'),
+        ("margin", 3, "give a word"),
+        (("no", 1600), ("no",), 'give 2 parts: "yes" or "no", a number'),
+    ],
+)
+def test_a_wrong_form_gets_a_form_hint_never_the_method_hint(expected, answer, form):
+    exercises = _one(
+        E.Exercise("zz-f", "quick", "k", expected, solution="", hint="METHOD HINT",
+                   mistakes=(E.Mistake(expected, "MISTAKE HINT"),))
+    )  # fmt: skip
+    fb = exercises.check("zz-f", answer)
+    assert not fb and not fb.neutral and form in fb.message, fb.message
+    assert "METHOD HINT" not in fb.message and "MISTAKE HINT" not in fb.message
+    assert "show_solution" not in fb.message
+
+
+def test_a_readable_wrong_answer_still_gets_the_method_hint():
+    exercises = _one(E.Exercise("zz-f", "quick", "k", 2, solution="", hint="METHOD HINT"))
+    assert "METHOD HINT" in exercises.check("zz-f", "3").message
+
+
+def test_explain_cannot_be_passed_by_a_guess_or_filler(toy):
+    assert not toy.check("zz-why", "yes", because="blah blah blah blah")
+    assert "give because as one of" in toy.check("zz-why", "yes", because="blah").message
+    wrong_reason = toy.check("zz-why", "yes", because="c")  # right conclusion, wrong reason
+    assert not wrong_reason and not wrong_reason.neutral
+    assert "does not hold here" in wrong_reason.message
+    assert '"a"' not in wrong_reason.message and "reason 'a'" not in wrong_reason.message
+    hinted = toy.check("zz-why", "yes", because="b")  # the option's own hint
+    assert not hinted and "XOR has four points too." in hinted.message
+    assert "x1 + x2 = 1.5" not in hinted.message  # the right option is not named
+
+
+def test_explain_listing_the_options_does_not_grade_the_conclusion(toy):
+    right, wrong = toy.check("zz-why", "yes"), toy.check("zz-why", "no")
+    assert right.neutral and wrong.neutral and right.message == wrong.message
+
+
+def test_explain_must_have_reasons_or_a_judge():
+    exercises = E.ExerciseSet()
+    with pytest.raises(ValueError, match="needs reasons"):
+        exercises.add(E.Exercise("zz-e", "explain", "k", "yes", solution=""))
+    with pytest.raises(ValueError, match="reason must be one of"):
+        exercises.add(
+            E.Exercise("zz-e", "explain", "k", "yes", solution="", reasons={"a": "x"}, reason="b")
+        )
+    with pytest.raises(ValueError, match="reason_hints has keys"):
+        exercises.add(
+            E.Exercise("zz-e", "explain", "k", "yes", solution="", reasons={"a": "x"},
+                       reason="a", reason_hints={"z": "?"})
+        )  # fmt: skip
+    judged = E.Exercise(
+        "zz-j", "explain", "your pair", None, solution="",
+        judge=lambda a: None if tuple(a) == ("no", 1600) else "check the second consequence.",
+    )  # fmt: skip
+    exercises.add(judged)  # a second consequence instead of reasons
+    assert exercises.check("zz-j", ("no", 1600))
+    assert "second consequence" in exercises.check("zz-j", ("no", 40)).message
+
+
+@pytest.fixture
+def update_exercise():
+    def step(w, b, x, y, eta):
+        return (w + eta * y * x, b + eta * y)
+
+    def cases(rng):
+        return [
+            ((w, 0.5, x, 1.0, 1.0), step(w, 0.5, x, 1.0, 1.0))
+            for w, x in zip(rng.normal(size=(5, 2)), rng.normal(size=(5, 2)))
+        ]
+
+    exercises = _one(
+        E.Exercise("zz-u", "implement", "your update", cases, solution="SECRET",
+                   hint="Compare with the rule.", returns=("w", "b"))
+    )  # fmt: skip
+    return exercises, step
+
+
+def test_implement_accepts_a_tuple_or_a_list(update_exercise):
+    exercises, step = update_exercise
+    assert exercises.check_function("zz-u", step)
+    assert exercises.check_function("zz-u", lambda w, b, x, y, eta: list(step(w, b, x, y, eta)))
+
+
+def test_implement_fallback_names_the_input_as_given_and_what_differs(update_exercise):
+    exercises, step = update_exercise
+    cases = exercises["zz-u"].expected(np.random.default_rng(0))
+    w0 = cases[0][0][0]
+    fb = exercises.check_function("zz-u", lambda w, b, x, y, eta: (step(w, b, x, y, eta)[0], b))
+    assert not fb and "your b is off; your w matches" in fb.message
+    assert f"w = [{E._num(w0[0])}, {E._num(w0[1])}], b = 0.5, x = [" in fb.message
+    fb = exercises.check_function("zz-u", lambda w, b, x, y, eta: (np.r_[w, 0.0], b + 1))
+    assert "your w has shape (3,), expected 2 entries" in fb.message
+    fb = exercises.check_function("zz-u", lambda w, b, x, y, eta: (w,))
+    assert "returns 1 value(s); expected 2, (w, b)" in fb.message
+    fb = exercises.check_function("zz-u", lambda *args: (args[0], args[1]))  # no names to use
+    assert "argument 1 = [" in fb.message
+    ref_w = cases[0][1][0]
+    assert E._num(ref_w[0]) not in fb.message.split("the first is")[0]  # no expected value
+
+
+def test_implement_fallback_keeps_nested_inputs_nested():
+    exercises = _one(
+        E.Exercise("zz-m", "implement", "your f",
+                   lambda rng: [((np.arange(4.0).reshape(2, 2),), 1.0)], solution="")
+    )  # fmt: skip
+    fb = exercises.check_function("zz-m", lambda W: 2.0)
+    assert "W = [[0, 1], [2, 3]]: your result is off" in fb.message
+
+
+def test_guarded_reveal_shows_only_after_a_right_answer_or_the_solution(toy, capsys):
+    assert not toy.answered("zz-quick")
+    note = toy.reveal("zz-quick", lambda: "THE ANSWER")
+    assert note.neutral and "THE ANSWER" not in str(note) and "✘" not in note._repr_html_()
+    toy.check("zz-quick", 7)  # a wrong answer reveals nothing
+    assert not toy.answered("zz-quick") and toy.reveal("zz-quick", lambda: "A") != "A"
+    toy.check("zz-quick", "4")
+    assert toy.answered("zz-quick") and toy.reveal("zz-quick", lambda: "A") == "A"
+    toy.show_solution("zz-pick")
+    assert toy.answered("zz-pick")
+    assert toy.check_function("zz-impl", lambda x: 2 * x + 1) and toy.answered("zz-impl")
+    custom = toy.reveal("zz-why", print, waiting="Predict first.")
+    assert str(custom) == "Predict first." and custom.neutral
+    with pytest.raises(ValueError, match="no exercise"):
+        toy.answered("nope")
+
+
+def test_answered_is_per_set_not_global(toy):
+    toy.check("zz-quick", 4)
+    other = _one(E.Exercise("zz-quick", "quick", "k", 4, solution=""))
+    assert toy.answered("zz-quick") and not other.answered("zz-quick")
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), np.nan, -np.inf])
+def test_check_epoch_never_accepts_nan_or_inf(bad):
+    for row in (
+        ((1, 1), bad, 1, (0, 0, 0)),  # the activation
+        ((1, 1), 0, 1, (bad, 0, 0)),  # θ after the step
+    ):
+        fb = check_epoch([row], reveal=True)
+        assert not fb and fb.step == 1 and not fb.neutral

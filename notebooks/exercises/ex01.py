@@ -41,6 +41,7 @@ EXERCISES.add(
         ),
         hint="Compute the activation w.x + b term by term (remember the bias b = -5 and the "
         "negative weight of debt), then take its sign.",
+        words={"deny": -1, "reject": -1, "approve": 1, "accept": 1},
         solution="w.x + b = 0.1·50 + 0.5·2 − 0.3·5 − 5 = 5 + 1 − 1.5 − 5 = −0.5 < 0, so h(x) = −1 "
         "(deny). Without the bias the score would be 4.5 and the applicant approved: the "
         "threshold matters.",
@@ -185,3 +186,5 @@ EXERCISES.add(
 check = EXERCISES.check
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
+answered = EXERCISES.answered
+reveal = EXERCISES.reveal

@@ -177,6 +177,7 @@ EXERCISES.add(
         ),
         hint="The margin rule: a = w.x + b; if y·a <= 0 then w ← w + ηyx and b ← b + ηy; return "
         "(w, b).",
+        returns=("w", "b"),
         solution="```python\ndef perceptron_update(w, b, x, y, eta):\n    a = w @ x + b\n    if y "
         "* a <= 0:\n        return w + eta * y * x, b + eta * y\n    return w, b\n```\nIt mirrors "
         "the two lines inside CIML's PerceptronTrain loop.",
@@ -201,6 +202,13 @@ EXERCISES.add(
             Mistake("neither", "One of them treats y·a = 0 as a mistake: which test is y·a <= 0?"),
         ),
         hint='Answer "margin", "prediction", "both" or "neither".',
+        reasons={  # placeholder options from the solution, to be rewritten with the notebook
+            "a": "the margin rule updates when y·a <= 0, and y·a = 0 here; ŷ = sign(0) = +1 = y",
+            "b": "both rules update whenever the activation is 0",
+            "c": "the prediction rule updates when ŷ ≠ y, and sign(0) = −1 here",
+            "d": "neither rule updates on a point that lies on the line",
+        },
+        reason="a",
         solution="The margin rule updates when y·a <= 0, and y·a = 0 here, so it updates. The "
         "prediction rule "
         'updates when ŷ ≠ y; ŷ = sign(0) = +1 = y, so it does not. Answer: "margin" (with y = −1 '
@@ -212,3 +220,5 @@ EXERCISES.add(
 check = EXERCISES.check
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
+answered = EXERCISES.answered
+reveal = EXERCISES.reveal

@@ -196,6 +196,7 @@ EXERCISES.add(
             ),
         ),
         hint="θ·x = θ0 + θ1·x1 + θ2·x2; ŷ = +1 if θ·x >= 0 else −1; θ ← θ + η(y − ŷ)(1, x1, x2).",
+        returns=("theta_x", "y_hat", "theta_after"),
         solution="```python\ndef lecture_step(theta, x, y, eta):\n    z = np.r_[1.0, x]           "
         " # the augmented x\n    a = theta @ z\n    y_hat = 1.0 if a >= 0 else -1.0\n    return "
         "a, y_hat, theta + eta * (y - y_hat) * z\n```",
@@ -241,6 +242,14 @@ EXERCISES.add(
         ),
         hint="Answer with a step number of the margin-rule run, or 0 if no update breaks a "
         "correct point.",
+        reasons={  # placeholder options from the solution, to be rewritten with the notebook
+            "a": "the margin rule's updates only fix <−1,0> and <0,0>: no point that was right "
+            "turns wrong",
+            "b": "the convergence proof shows that every update only helps",
+            "c": "the margin rule makes fewer updates than the lecture's rule",
+            "d": "an update always breaks the point visited just before it",
+        },
+        reason="a",
         solution=lambda: (
             "Under the margin rule the updates are at steps 1, 3 and 7. Before step 1 all "
             "points are "
@@ -259,3 +268,5 @@ EXERCISES.add(
 check = EXERCISES.check
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
+answered = EXERCISES.answered
+reveal = EXERCISES.reveal

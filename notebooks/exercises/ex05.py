@@ -63,6 +63,13 @@ EXERCISES.add(
             ),
         ),
         hint='Answer "yes" or "no".',
+        reasons={  # placeholder options from the solution, to be rewritten with the notebook
+            "a": "+0.5·y·x̃ is −t·y·x̃ with t = −0.5, outside [0, 1]",
+            "b": "at the kink every vector is a subgradient",
+            "c": "+0.5·y·x̃ is −t·y·x̃ with t = 0.5, inside [0, 1]",
+            "d": "the hinge has no subgradient at its kink",
+        },
+        reason="a",
         solution="The subgradient set at the kink is {−t·y·x̃ : 0 <= t <= 1}, with x̃ = (1, x). "
         "+0.5·y·x̃ is t = −0.5, outside [0, 1], so it is not a subgradient: at a w̃' with y a' > "
         "0 the inequality ℓ(w̃') >= ℓ(w̃) + gᵀ(w̃' − w̃) fails (the left side is 0, the right "
@@ -146,6 +153,7 @@ EXERCISES.add(
         ),
         hint="The step is w ← w + η·y·σ(−y·a)·x and b ← b + η·y·σ(−y·a), with a = wᵀx + b and "
         "σ(z) = 1/(1 + e^(−z)).",
+        returns=("w", "b"),
         solution="```python\ndef logistic_update(w, b, x, y, eta):\n    a = w @ x + b\n    s = "
         "eta * y / (1 + np.exp(y * a))      # eta * y * sigma(-y a)\n    return w + s * x, b + "
         "s\n```\nWith t = (y + 1)/2 this is (t − σ(a))·x̃ for w̃ = (b, w), x̃ = (1, x): the "
@@ -157,3 +165,5 @@ EXERCISES.add(
 check = EXERCISES.check
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
+answered = EXERCISES.answered
+reveal = EXERCISES.reveal
