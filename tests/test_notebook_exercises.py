@@ -284,11 +284,19 @@ def test_06_values_are_independent_of_the_bank():
     assert check("06-2", int(vp.predict([[0.0, 0.0]])[0]))
     assert not check("06-2", -1)
     assert check("06-3", 12 / 13) and not check("06-3", 1.0) and not check("06-3", 13 / 12)
+    for form in (0.923, "0.9231", "12/13", [12 / 13]):  # the precision its solution asks for
+        assert check("06-3", form)
+    for form in ("+1", "1", 1.0, [1]):
+        assert check("06-2", form)
+    assert "sign(0)" not in check("06-2", -1).message  # the hint does not state the answer
     w_c0, _ = lazy_average(X, y, max_iter=3, slip="c starts at 0")
     same = np.all(np.sign(X @ w_c0) == np.sign(X @ AveragedPerceptron(max_iter=3).fit(X, y).coef_))
-    assert check("06-5", "no" if same else "yes", because="a")
-    assert not check("06-5", "no" if same else "yes", because="c")
-    assert check("06-5", "no", because=...).neutral
+    assert same
+    for form in (("no", "a"), ("No.", "(a)"), ("No, it is not", "A")):
+        assert check("06-5", form)
+    for wrong in (("yes", "a"), ("no", "b"), ("no", "c"), ("no", "d"), ("yes", "d")):
+        assert not check("06-5", wrong)  # a right conclusion needs the right reason
+    assert check("06-5", (..., ...)).neutral
 
 
 def test_06_4_solution_passes_and_variants_get_their_hint():
@@ -394,15 +402,17 @@ def test_07_reference_step_agrees_with_perclib_multiclass():
 
 
 def test_07_values_solution_and_hints():
-    assert check("07-1", 1) and "first" in check("07-1", 2).message
+    assert check("07-1", 1) and check("07-1", "1") and check("07-1", 1.0)
+    assert "first" not in check("07-1", 2).message and "tie" in check("07-1", 2).message
     x = np.array([1.0, 2.0])
     from perclib import MulticlassPerceptron
 
     one = MulticlassPerceptron().fit(np.array([x, -x]), [1, 0])
     assert one.n_updates_ == 1 and check("07-2", float(one.coef_[1] @ x + one.intercept_[1]))
     assert "bias" in check("07-2", 5.0).message
-    assert check("07-3", 2, because="a") and not check("07-3", 1, because="a")
-    assert not check("07-3", 2, because="b")
+    assert check("07-3", (2, "b")) and check("07-3", ("2", "(B)")) and check("07-3", (2.0, "b"))
+    for wrong in ((1, "a"), (2, "a"), (2, "c"), (2, "d"), (-2, "b")):
+        assert not check("07-3", wrong)
     code = re.search(r"```python\n(.*?)```", show_solution("07-4").text, re.S).group(1)
     ns = {"np": np}
     exec(code, ns)

@@ -13,7 +13,9 @@ import sys
 import warnings
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning as SklearnConvergenceWarning
 from sklearn.linear_model import Perceptron as OneVsRestPerceptron
+from sklearn.linear_model import SGDClassifier
 from sklearn.model_selection import RepeatedStratifiedKFold, cross_validate
 
 from perclib import ConvergenceWarning, MulticlassPerceptron
@@ -30,9 +32,14 @@ def shuffle(random_state, X, y):
             max_iter=20, order="shuffle", random_state=0, average=True
         ),
         "ovr": OneVsRestPerceptron(max_iter=20, tol=None, random_state=0),
-    }
+        "averaged ovr": SGDClassifier(
+            loss="perceptron", eta0=1, learning_rate="constant", penalty=None, average=True,
+            max_iter=20, tol=None, random_state=0,
+        ),
+    }  # fmt: skip
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
+        warnings.simplefilter("ignore", SklearnConvergenceWarning)
         runs = {
             name: cross_validate(m, X, y, cv=cv, return_estimator=True, return_indices=True)
             for name, m in models.items()
@@ -44,7 +51,15 @@ def shuffle(random_state, X, y):
         off = C - np.diag(np.diag(C))
         top_8_as_1 += int(off[8, 1] == off.max())
     diff = acc["multi"] - acc["ovr"]
+    avg_diff = acc["averaged"] - acc["averaged ovr"]
     return {
+        "mean": {name: round(float(a.mean()), 3) for name, a in acc.items()},
+        "std": {name: round(float(a.std()), 3) for name, a in acc.items()},
+        "averaged > averaged ovr": int(np.sum(avg_diff > 0)),
+        "averaged - averaged ovr": (
+            round(float(avg_diff.mean()), 3),
+            round(float(avg_diff.std()), 3),
+        ),
         "multi > ovr": int(np.sum(acc["multi"] > acc["ovr"])),
         "averaged >= multi": int(np.sum(acc["averaged"] >= acc["multi"])),
         "averaged > ovr": int(np.sum(acc["averaged"] > acc["ovr"])),
@@ -65,6 +80,6 @@ if __name__ == "__main__":
         row = shuffle(rs, X, y)
         print(rs, row, flush=True)
         for key, value in row.items():
-            if not isinstance(value, dict):
+            if isinstance(value, (int, bool)):
                 totals[key] = totals.get(key, 0) + int(value)
     print(f"totals over {len(states)} shuffles ({20 * len(states)} splits):", totals)

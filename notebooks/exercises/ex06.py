@@ -9,14 +9,58 @@ perclib.exercises. The notebook loads them with
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
 from perclib import AveragedPerceptron
 from perclib.datasets import worked_example
-from perclib.exercises import Exercise, ExerciseSet, Mistake
+from perclib.exercises import Exercise, ExerciseSet, Mistake, blank_feedback, has_blank
 from perclib.experiments import iterate_average, lazy_average
 
 EXERCISES = ExerciseSet()
+
+
+def _number(answer):
+    """A number given as int, float, Fraction, Decimal, numeric string ("+1", "12/13") or [x]."""
+    if isinstance(answer, (list, tuple, np.ndarray)) and np.size(answer) == 1:
+        answer = np.ravel(answer)[0]
+    if isinstance(answer, bool):
+        return None
+    if isinstance(answer, str):
+        try:
+            return float(Fraction(answer.strip().rstrip(".").replace(" ", "")))
+        except (ValueError, ZeroDivisionError):
+            return None
+    try:
+        return float(answer)
+    except (TypeError, ValueError):
+        return None
+
+
+def _word(answer):
+    """The first word of an answer, lower case, without punctuation ("No, it is not." -> "no")."""
+    if not isinstance(answer, str):
+        return None
+    words = "".join(ch if ch.isalnum() else " " for ch in answer.lower()).split()
+    return words[0] if words else ""
+
+
+def _numeric_judge(expected, mistakes, hint, tol):
+    """A judge for a number in any valid form: None if right, else the hint for the mistake."""
+
+    def judge(answer):
+        got = _number(answer)
+        if got is None:
+            return 'Give a number (for example 0.5, 1/2 or "0.5").'
+        if abs(got - expected()) <= tol:
+            return None
+        for value, text in mistakes:
+            if abs(got - value()) <= tol:
+                return text
+        return hint
+
+    return judge
 
 
 def _final_c(epochs=3):
@@ -53,20 +97,24 @@ def _vote(counts=(0, 2, 4, 6), signs=(1, 1, 1, -1)):
     return 1 if s >= 0 else -1
 
 
+_VOTE_HINT = (
+    "Weigh each vector's sign by its count c_k and add the four products exactly; then look up in "
+    "section 2 which sign the vote gives to the value you found."
+)
+
 EXERCISES.add(
     Exercise(
         "06-2",
         "quick",
         "the voted prediction",
         lambda: _vote(),
-        mistakes=(
-            Mistake(
-                lambda: -_vote(),
-                "Weigh each vote by its count c_k, add them up, and remember sign(0) = +1.",
-            ),
+        judge=_numeric_judge(
+            lambda: _vote(),
+            [(lambda: -_vote(), _VOTE_HINT)],
+            "The voted prediction is +1 or -1: the sign of the weighted sum of the votes.",
+            1e-9,
         ),
-        hint="Compute the weighted sum of the signs, sum_k c_k sign(w_kᵀx + b_k), then take its "
-        "sign (sign(0) = +1).",
+        hint=_VOTE_HINT,
         solution="0·(+1) + 2·(+1) + 4·(+1) + 6·(−1) = 0, and sign(0) = +1: the vote predicts +1. "
         "The last vector alone would say −1; a simple majority of vectors (3 to 1) also says +1, "
         "but for another reason.",
@@ -80,28 +128,34 @@ def _ratio():
     return T / (T + 1)
 
 
+_RATIO_MISTAKES = [
+    (
+        lambda: 1.0,
+        "The two averages differ: count the iterates each one divides by (does w_0 = 0 count?). "
+        "Predictions agree, the vectors need not.",
+    ),
+    (
+        lambda: 1 / _ratio(),
+        "Upside down: which of the two averages has the larger denominator, and so is the smaller "
+        "vector?",
+    ),
+]
+_RATIO_HINT = (
+    "Write both averages as a sum of the same iterates divided by a count; what are the two counts "
+    "for 3 epochs of 4 points?"
+)
+
 EXERCISES.add(
     Exercise(
         "06-3",
         "predict",
         "the ratio CIML / scikit-learn",
         _ratio,
-        mistakes=(
-            Mistake(
-                1.0,
-                "The two averages differ: CIML divides by T + 1 (w_0 = 0 included), scikit-learn "
-                "by T. Predictions agree, the vectors do not.",
-            ),
-            Mistake(
-                lambda: 1 / _ratio(),
-                "Upside down: CIML's average has the larger denominator, so it is the smaller "
-                "vector.",
-            ),
-        ),
-        hint="Write both averages as a sum of the same iterates divided by a count; what are the "
-        "two counts for 3 epochs of 4 points?",
+        judge=_numeric_judge(_ratio, _RATIO_MISTAKES, _RATIO_HINT, 5e-4),
+        hint=_RATIO_HINT,
         solution="Both sum w_1, ..., w_T (w_0 = 0 adds nothing). CIML divides by T + 1, "
-        "scikit-learn by T, so CIML / scikit-learn = T/(T + 1) = 12/13 ≈ 0.923 for T = 3·4 = 12.",
+        "scikit-learn by T, so CIML / scikit-learn = T/(T + 1) = 12/13 ≈ 0.923 for T = 3·4 = 12 "
+        "(any form within 0.0005 of 12/13 is accepted).",
     )
 )
 
@@ -140,9 +194,8 @@ EXERCISES.add(
                 "You return the mean of w_1..w_T; CIML's average includes w_0 = 0 (T + 1 vectors).",
             ),
         ),
-        hint="Mirror CIML's AveragedPerceptronTrain line by line (c from 1, u and β updated with "
-        "c on a mistake, c + 1 after every example, return w − u/c and b − β/c).",
-        returns=("w", "b"),
+        hint="Run your function by hand on the inputs above for one epoch, printing w, b, u, β "
+        "and c after each example, and compare each line with section 4's pseudocode.",
         solution="```python\ndef averaged_perceptron(X, y, epochs):\n    w, b = "
         "np.zeros(X.shape[1]), 0.0\n    u, beta, c = np.zeros(X.shape[1]), 0.0, 1\n    for _ in "
         "range(epochs):\n        for x, t in zip(X, y):\n            if t * (w @ x + b) <= 0:\n   "
@@ -152,34 +205,51 @@ EXERCISES.add(
     )
 )
 
+# 06-5: the conclusion and the justification, chosen among the options the notebook lists.
+_REASONS_5 = {
+    "a": "right",
+    "b": "(b) says the returned vector is the same as CIML's. Run E.lazy_average(X, y, "
+    "slip=\"c starts at 0\") on section 1's data and compare it with CIML's: is it?",
+    "c": "(c) says the counter cancels out of w − u/c. Write u and the final c under both starts "
+    "for one update at the first example and compute w − u/c: does it cancel?",
+    "d": "(d) says one more vector enters the average. Which iterates does each version sum, "
+    "and what does each divide by?",
+}
+
+
+def _judge_5(answer):
+    if has_blank(answer):
+        return blank_feedback("your conclusion and its reason")
+    if not isinstance(answer, tuple) or len(answer) != 2:
+        return "Give the pair (answer_5, reason_5)."
+    conclusion, reason = _word(answer[0]), _word(answer[1])
+    if conclusion not in ("yes", "no"):
+        return 'answer_5 is "yes" or "no".'
+    if reason not in _REASONS_5:
+        return 'reason_5 is one of "a", "b", "c", "d".'
+    if conclusion == "yes":
+        return (
+            "Write the vector each version returns as a sum of the iterates w_1, ..., w_T divided "
+            "by a count, and compare the two: what does that do to the sign of wᵀx + b?"
+        )
+    return None if reason == "a" else _REASONS_5[reason]
+
+
 EXERCISES.add(
     Exercise(
         "06-5",
-        "explain",
-        "whether the predictions differ",
-        "no",
-        mistakes=(
-            Mistake(
-                "yes",
-                "Compare the two vectors: starting c at 0 gives the mean of w_1..w_T, which is a "
-                "multiple of CIML's. What does a positive factor do to the sign of an activation?",
-            ),
-        ),
-        hint='Answer "yes" or "no".',
-        reasons={  # placeholder options from the solution, to be rewritten with the notebook
-            "a": "the two averages differ by a positive factor, which keeps every activation's "
-            "sign",
-            "b": "the two averages are the same vector",
-            "c": "the two averages differ by a factor, so the margins differ, and so do the "
-            "predictions",
-            "d": "the bias is averaged the same way in both",
-        },
-        reason="a",
-        solution="Starting c at 0 gives the mean of w_1, ..., w_T, which is (T + 1)/T times "
-        "CIML's mean of w_0, ..., w_T (w_0 = 0). A positive factor multiplies every activation "
-        "without changing its sign, so every prediction is the same; only the vector (and so a "
-        "margin read off it) differs. Section 4's table shows it: the same predictions on 100% of "
-        "X.",
+        "choice",
+        "your conclusion and its reason",
+        None,
+        judge=_judge_5,
+        solution="No. With c ← 0 the counter is s − 1 during the s-th example and T at the end, "
+        "so the returned vector is w_T − (u − w_T)/T = (1/T)(w_1 + ... + w_T): the mean of "
+        "w_1, ..., w_T, which is (T + 1)/T times CIML's mean of w_0, ..., w_T (w_0 = 0), and "
+        "the same factor multiplies the bias. Reason (a): a positive factor multiplies every "
+        "activation without changing its sign, so every prediction is the same; only the vector "
+        "(and a margin read off it) differs - section 4's first check prints the two different "
+        "vectors. (b) is false (the vectors differ), (c) is false (nothing cancels), (d) "
+        "describes the version that also counts w_0 = 0, which adds nothing to the sum.",
     )
 )
 
@@ -187,5 +257,3 @@ EXERCISES.add(
 check = EXERCISES.check
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
-answered = EXERCISES.answered
-reveal = EXERCISES.reveal
