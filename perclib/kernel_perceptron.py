@@ -66,9 +66,9 @@ def train(
     """
     n = y.shape[0]
     mistakes = []
-    n_updates, converged, epoch = 0, False, 0
+    n_updates, converged = 0, False
     t = 0  # examples visited so far in this call
-    for epoch in range(1, max_iter + 1):
+    for _ in range(max_iter):
         if order == "random-mistake":
             s = np.flatnonzero(alpha_y)
             a = _finite(gram(slice(start, start + n), s) @ alpha_y[s] + b)
@@ -100,7 +100,7 @@ def train(
             converged = True
             if stop_when_clean:
                 break
-    return b, epoch, n_updates, converged, np.array(mistakes, dtype=np.int64)
+    return b, len(mistakes), n_updates, converged, np.array(mistakes, dtype=np.int64)
 
 
 def _finite(a):
@@ -530,4 +530,3 @@ class KernelPerceptron(OnlineMixin, BaseModel):
         self._check_fitted("predict")
         a = self.decision_function(X)
         return self.classes_[(predict_sign(a) > 0).astype(int)]
-
