@@ -434,6 +434,8 @@ class KernelPerceptron(OnlineMixin, BaseModel):
             return lambda i, s: G[i, s]
 
         def gram(i, s):
+            if s.size == 0:  # no support vector yet: scikit-learn's kernels need a row
+                return np.zeros((rows[i].shape[0], 0)) if isinstance(i, slice) else np.zeros(0)
             if isinstance(i, slice):
                 return self._kernel(rows[i], rows[s])
             return self._kernel(rows[i : i + 1], rows[s])[0]
@@ -467,13 +469,9 @@ class KernelPerceptron(OnlineMixin, BaseModel):
     def _kernel(self, X, Z):
         """K(X, Z), checked: shape (len(X), len(Z)) and finite values."""
         kernel, gamma = self.kernel, self._state["gamma"]
-        if kernel == "linear":
-            K = linear_kernel(X, Z)
-        elif kernel == "poly":
-            K = polynomial_kernel(X, Z, degree=self.degree, gamma=gamma, coef0=self.coef0)
-        elif kernel == "rbf":
-            K = rbf_kernel(X, Z, gamma=gamma)
-        else:
+        with np.errstate(over="ignore", invalid="ignore"):  # checked below: a clear ValueError
+            K = self._named_kernel(X, Z, kernel, gamma)
+        if K is None:
             try:
                 K = np.asarray(kernel(X, Z), dtype=np.float64)
             except (TypeError, ValueError) as exc:
@@ -494,6 +492,16 @@ class KernelPerceptron(OnlineMixin, BaseModel):
             )
         return K
 
+    def _named_kernel(self, X, Z, kernel, gamma):
+        """K(X, Z) for a named kernel, None for a callable."""
+        if kernel == "linear":
+            return linear_kernel(X, Z)
+        if kernel == "poly":
+            return polynomial_kernel(X, Z, degree=self.degree, gamma=gamma, coef0=self.coef0)
+        if kernel == "rbf":
+            return rbf_kernel(X, Z, gamma=gamma)
+        return None
+
     # -- prediction -----------------------------------------------------------------------------
 
     def _check_X(self, X):
@@ -509,6 +517,8 @@ class KernelPerceptron(OnlineMixin, BaseModel):
     def _kernel_with_support(self, X):
         if self.kernel == "precomputed":
             return X[:, self.support_]
+        if self.support_.size == 0:  # no mistake yet: the activation is b
+            return np.zeros((X.shape[0], 0))
         return self._kernel(X, self.support_vectors_)
 
     def decision_function(self, X):
