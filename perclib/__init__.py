@@ -8,6 +8,7 @@
 
 from ._validation import ConvergenceWarning, NotFittedError
 from .averaged import AveragedPerceptron
+from .kernel_perceptron import KernelPerceptron
 from .multiclass import MulticlassPerceptron
 from .perceptron import Perceptron
 from .pocket import PocketPerceptron
@@ -22,6 +23,7 @@ __all__ = [
     "PocketPerceptron",
     "VotedPerceptron",
     "AveragedPerceptron",
+    "KernelPerceptron",
     "MulticlassPerceptron",
     "ConvergenceWarning",
     "NotFittedError",

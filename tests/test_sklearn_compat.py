@@ -22,6 +22,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from perclib import (
     AveragedPerceptron,
     ConvergenceWarning,
+    KernelPerceptron,
     MulticlassPerceptron,
     Perceptron,
     PocketPerceptron,
@@ -42,7 +43,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceW
 # (conftest.py): every line of perclib that they run, a traced test runs too, and scikit-learn's
 # checks took 1-1.5 CPU-s longer under coverage's tracer.
 @pytest.mark.untraced
-@parametrize_with_checks([M() for M in ALL])
+@parametrize_with_checks([M() for M in ALL] + [KernelPerceptron()])
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
 
