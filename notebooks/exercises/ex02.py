@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 
 from perclib.exercises import Exercise, ExerciseSet, Mistake
-from perclib.training import activation, is_mistake, step_size
 
 EXERCISES = ExerciseSet()
 
