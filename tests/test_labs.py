@@ -671,6 +671,16 @@ def nbgrader_setup(tmp_path_factory):
     return _load_build(), folder / "empty.db"
 
 
+def _jupyter_env(build, folder):
+    """The labs' Jupyter environment in ``folder``, whose config gives each grading kernel up to
+    five minutes to start instead of nbclient's one: on a loaded machine a cold kernel that
+    imports scikit-learn and matplotlib can take longer, and its submission would go ungraded."""
+    env = build.jupyter_env(folder)
+    config = pathlib.Path(env["JUPYTER_CONFIG_DIR"]) / "nbgrader_config.py"
+    config.write_text("c = get_config()  # noqa: F821\nc.Execute.startup_timeout = 300\n")
+    return env
+
+
 def _gradebook(empty, folder):
     """A copy of the empty gradebook (nbgrader_setup) as ``folder/gradebook.db``: its URL. nbgrader
     then finds a gradebook and starts no alembic process to make one."""
@@ -688,7 +698,7 @@ def _grade(lab, tmp, setup):
     """
     build, empty_gradebook = setup
     course = _course(tmp, [lab])
-    env = build.jupyter_env(tmp / "jupyter")
+    env = _jupyter_env(build, tmp / "jupyter")
     db = _gradebook(empty_gradebook, tmp)
     assert build.generate(course, db=db, env=env) == [lab]
     source_nb = nbformat.read(course / "source" / lab / f"{lab}.ipynb", as_version=4)
@@ -912,7 +922,7 @@ def test_student_pack_holds_no_solution_and_no_hidden_test(tmp_path, nbgrader_se
     build, empty_gradebook = nbgrader_setup
     labs = sorted(FUNCTIONS)
     course = _course(tmp_path, labs)
-    env = build.jupyter_env(tmp_path / "jupyter")
+    env = _jupyter_env(build, tmp_path / "jupyter")
     db = _gradebook(empty_gradebook, tmp_path)
     files = build.student_pack(course, tmp_path / "pack", env=env, db=db)
     assert sorted(p.relative_to(tmp_path / "pack").as_posix() for p in files) == [
