@@ -92,11 +92,12 @@ test-browser: _build/handouts/index.html  ## JupyterLab and the handouts in head
 	tools/ensure_chromium.sh
 	$(BIN)/python -m pytest -m browser tests/browser -v
 
+# Each test file on one worker: the release tests share one build of the checkout.
 release: $(RELEASE_SET)  ## wheel and sdist into dist/, checked and installed in fresh venvs
 	rm -rf dist
 	$(BIN)/python -m build --outdir dist .
 	$(BIN)/python -m twine check --strict dist/*
-	$(PYTEST) -m release tests/test_release.py tests/test_binder.py -v
+	$(PYTEST) --dist loadfile -m release tests/test_release.py tests/test_binder.py -v
 
 bench: $(TESTING)  ## time perclib against scikit-learn; writes benchmarks/results.md
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python benchmarks/bench_grid.py
