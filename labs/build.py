@@ -55,8 +55,7 @@ def jupyter_env(folder):
     return env
 
 
-# How nbgrader is run: this Python's `-m nbgrader` (tests/test_labs.py runs it warm-started,
-# through tools/warm_kernel.py).
+# How nbgrader is run: this Python's `-m nbgrader`.
 NBGRADER = [sys.executable, "-m", "nbgrader"]
 
 

@@ -12,24 +12,14 @@ def _close_figures():
 
 @pytest.fixture(scope="session")
 def install_into():
-    """Install packages into another environment's Python: ``install_into(python, *args, env=)``.
-
-    uv (which `make` puts in the venv) when it is there, several times faster than pip; pip
-    otherwise. Both resolve against the same index and install the same packages.
-    """
-    import pathlib
+    """Install packages into another environment's Python with this one's pip:
+    ``install_into(python, *args, env=)`` (the other venv may be made ``--without-pip``)."""
     import subprocess
     import sys
 
-    uv = pathlib.Path(sys.executable).with_name("uv")
-
     def install(python, *args, env=None):
-        if uv.exists():
-            cmd = [str(uv), "pip", "install", "--quiet", "--python", str(python), *args]
-        else:
-            cmd = [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet"]
-            cmd += list(args)
-        subprocess.run(cmd, check=True, env=env)
+        cmd = [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet"]
+        subprocess.run([*cmd, *args], check=True, env=env)
 
     return install
 

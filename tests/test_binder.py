@@ -3,10 +3,9 @@ this machine can tell without conda, Docker or the network services themselves:
 
 * environment.yml parses, names conda-forge, a Python this course supports, and installs the
   course's package (the cheap checks, run by `make test`);
-* its packages resolve against PyPI (uv's `pip compile`; pip's `install --dry-run` where uv is
-  missing), and a fresh virtual environment built from it (no system site-packages) imports
-  perclib, scikit-learn and JupyterLab, fits a perceptron and builds a widget. These fetch
-  packages, about a minute with an empty pip cache, so they run with PERCLIB_RELEASE_TESTS=1
+* its packages resolve against PyPI (pip's `install --dry-run`), and a fresh virtual environment
+  built from it (no system site-packages) imports perclib, scikit-learn and JupyterLab, fits a
+  perceptron and builds a widget. These fetch packages, so they are marked `release`
   (`make release`).
 
 What this cannot check: a conda solve on conda-forge, and repo2docker's own build (docs/teaching.md
@@ -26,20 +25,12 @@ import pytest
 import yaml
 from packaging.utils import canonicalize_name
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib
-
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ENVIRONMENT = ROOT / "environment.yml"
 # Files that would make repo2docker ignore environment.yml, or build from another folder.
 OTHER_CONFIGS = ("binder", ".binder", "Dockerfile", "Pipfile", "Project.toml", "install.R")
 
-slow = pytest.mark.skipif(
-    os.environ.get("PERCLIB_RELEASE_TESTS") != "1",
-    reason="fetches packages from PyPI: run `make release`",
-)
+slow = pytest.mark.release  # fetches packages from PyPI: `make release`
 
 
 def _conda_to_pip(spec):
@@ -88,23 +79,8 @@ def test_conda_specs_become_pip_requirements():
 
 
 def _resolve(args, folder):
-    """What an installer picks from PyPI for ``args`` (pip_requirements'), without installing:
-    ``{name: version}`` (an editable folder's version is ``"editable"``).
-
-    uv when `make` put it in the venv (``uv pip compile``, its lock file read back), as
-    install_into installs; pip's ``install --dry-run --report`` otherwise. Both resolve against
-    the same index: uv takes a second, pip ten (its resolver walks the candidates in Python).
-    """
-    uv = pathlib.Path(sys.executable).with_name("uv")
-    if uv.exists():
-        lock = folder / "pylock.toml"
-        cmd = [str(uv), "pip", "compile", "--quiet", "--python", sys.executable]
-        cmd += ["--format", "pylock.toml", "-o", str(lock), "-"]
-        lines = "\n".join(_requirement_lines(args))
-        result = subprocess.run(cmd, input=lines, capture_output=True, text=True)
-        assert result.returncode == 0, result.stderr[-3000:]
-        packages = tomllib.loads(lock.read_text())["packages"]
-        return {canonicalize_name(p["name"]): p.get("version", "editable") for p in packages}
+    """What pip picks from PyPI for ``args`` (pip_requirements'), without installing:
+    ``{name: version}`` (pip's ``install --dry-run --report``)."""
     report = folder / "report.json"
     cmd = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet"]
     result = subprocess.run([*cmd, "--report", str(report), *args], capture_output=True, text=True)
@@ -113,20 +89,6 @@ def _resolve(args, folder):
         canonicalize_name(i["metadata"]["name"]): i["metadata"]["version"]
         for i in json.loads(report.read_text())["install"]
     }
-
-
-def _requirement_lines(args):
-    """pip_requirements' arguments as the lines of a requirements file (``-e PATH`` on one)."""
-    lines, args = [], list(args)
-    while args:
-        arg = args.pop(0)
-        lines.append(f"{arg} {args.pop(0)}" if arg == "-e" else arg)
-    return lines
-
-
-def test_requirement_lines_keep_the_editable_folder_whole():
-    args = ["numpy>=1.23", "-e", str(ROOT), "jupyterlab>=4.0,<5"]
-    assert _requirement_lines(args) == ["numpy>=1.23", f"-e {ROOT}", "jupyterlab>=4.0,<5"]
 
 
 @slow

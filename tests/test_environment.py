@@ -83,12 +83,12 @@ def test_environment_installs_the_course_package_and_uses_conda_forge():
 
 
 def test_student_environment_leaves_out_the_other_extras():
-    """nbgrader, Jupyter Book, Playwright, pytest, numba: not in a student's environment."""
+    """nbgrader, Jupyter Book, Playwright, pytest: not in a student's environment."""
     extras = tomllib.loads(PYPROJECT)["project"]["optional-dependencies"]
     others = {
         _split(r)[0] for name, reqs in extras.items() if name not in STUDENT_EXTRAS for r in reqs
     }
-    assert {"nbgrader", "jupyter-book", "playwright", "pytest", "numba"} <= others
+    assert {"nbgrader", "jupyter-book", "playwright", "pytest"} <= others
     assert sorted(others & set(_environment(ENVIRONMENT))) == []
 
 

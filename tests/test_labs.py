@@ -17,12 +17,10 @@ import concurrent.futures
 import html
 import importlib.util
 import json
-import os
 import pathlib
 import pickle
 import re
 import shutil
-import signal
 import subprocess
 import sys
 
@@ -485,11 +483,6 @@ def _load_build():
     return _load("labs_build", LABS / "build.py")
 
 
-# The warm servers' tool (tools/warm_kernel.py): nbgrader's commands, the grading kernels and the
-# visible tests' recorder start from it.
-WARM = _load("warm_kernel", ROOT / "tools" / "warm_kernel.py")
-
-
 def _cells(nb, kind):
     return {
         c.metadata["nbgrader"]["grade_id"]: c
@@ -554,15 +547,7 @@ def _visible_only(lab, course, release_nb, source_nb, tmp):
         )
     lines.append(f"pickle.dump(RECORD, open({str(tmp / f'{lab}.pkl')!r}, 'wb'))")
     script.write_text("\n".join(lines))
-    # Run as `python -m record_<lab>` forked from a warm kernel server, numpy, perclib and
-    # matplotlib already imported (tools/warm_kernel.py; cold when there is none).
-    subprocess.run(
-        [sys.executable, WARM.__file__, "run", script.stem],
-        check=True,
-        capture_output=True,
-        cwd=tmp,
-        env={**os.environ, WARM.RUN_ENV: os.environ.get(WARM.SOCKET_ENV, "")},
-    )
+    subprocess.run([sys.executable, script.name], check=True, capture_output=True, cwd=tmp)
     record = pickle.loads((tmp / f"{lab}.pkl").read_bytes())
     # Each graded function must have answers to look up: otherwise this submission would be a
     # notebook of functions returning None, which proves nothing about the hidden tests.
@@ -666,43 +651,13 @@ def _course(tmp, labs):
     return course
 
 
-# nbgrader's app, and what its commands import on first use: IPython, its lexers and pygments'
-# styles (the feedback's highlighted code), the gradebook's SQLite dialect, ipykernel's kernel spec,
-# psutil, and the Markdown and Jinja extensions of the feedback page. Each nbgrader command is a
-# fork of the server: imported there once, they are not imported again by each of a lab's five.
-# First, tools/lazy_rfc3987.py (the server runs from tools/): nbgrader imports nbformat, and
-# rfc3987_syntax, which no command uses, would take 0.7 s of each server's start.
-NBGRADER_PRELOAD = (
-    "lazy_rfc3987",
-    "nbgrader.apps.nbgraderapp",
-    "IPython",
-    "ipython_pygments_lexers",
-    "pygments.styles.default",
-    "sqlalchemy.dialects.sqlite",
-    "ipykernel.kernelspec",
-    "psutil",
-    "mistune.plugins.def_list",
-    "mistune.plugins.task_lists",
-    "mistune.plugins.url",
-    "jinja2.ext",
-)
-
-
 @pytest.fixture(scope="session")
-def warm_nbgrader(tmp_path_factory):
-    """nbgrader, warm-started: ``(build, env, empty gradebook)``, the labs' build module running
-    nbgrader as forks of a server that has imported it (tools/warm_kernel.py; its import alone
-    takes seconds), what to add to nbgrader's environment, and the path of an empty gradebook. One
-    server per test process, stopped by its PID."""
+def nbgrader_setup(tmp_path_factory):
+    """``(build, empty gradebook)``: the labs' build module, which runs nbgrader, and the path of
+    an empty gradebook. nbgrader stamps a new gradebook with the head revision of its database
+    scripts, asking `alembic heads` (a new Python process); alembic's ScriptDirectory, which that
+    command reads, gives it here, once, and each grading starts from a copy."""
     folder = tmp_path_factory.mktemp("nbgrader")
-    sock = str(folder / "run.sock")
-    servers = WARM.start([sock], preload=NBGRADER_PRELOAD)
-    build = _load_build()
-    build.NBGRADER = [sys.executable, WARM.__file__, "run", "nbgrader"]
-    # An empty gradebook, made once here as nbgrader makes one: each lab's grading starts from a
-    # copy. nbgrader stamps a new gradebook with the head revision of its database scripts, which
-    # it asks of `alembic heads`, a new Python process (2 s); alembic's ScriptDirectory, which
-    # that command reads, gives it here in a fifth of a second.
     from alembic.script import ScriptDirectory
     from nbgrader import api, dbutil
 
@@ -713,20 +668,27 @@ def warm_nbgrader(tmp_path_factory):
         mp.setattr(api, "get_alembic_version", head)
         with api.Gradebook(f"sqlite:///{folder / 'empty.db'}"):
             pass
-    yield build, {WARM.RUN_ENV: sock}, folder / "empty.db"
-    for server in servers:
-        os.kill(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
+    return _load_build(), folder / "empty.db"
+
+
+def _jupyter_env(build, folder):
+    """The labs' Jupyter environment in ``folder``, whose config gives each grading kernel up to
+    five minutes to start instead of nbclient's one: on a loaded machine a cold kernel that
+    imports scikit-learn and matplotlib can take longer, and its submission would go ungraded."""
+    env = build.jupyter_env(folder)
+    config = pathlib.Path(env["JUPYTER_CONFIG_DIR"]) / "nbgrader_config.py"
+    config.write_text("c = get_config()  # noqa: F821\nc.Execute.startup_timeout = 300\n")
+    return env
 
 
 def _gradebook(empty, folder):
-    """A copy of the empty gradebook (warm_nbgrader) as ``folder/gradebook.db``: its URL. nbgrader
+    """A copy of the empty gradebook (nbgrader_setup) as ``folder/gradebook.db``: its URL. nbgrader
     then finds a gradebook and starts no alembic process to make one."""
     shutil.copy(empty, folder / "gradebook.db")
     return f"sqlite:///{folder / 'gradebook.db'}"
 
 
-def _grade(lab, tmp, warm):
+def _grade(lab, tmp, setup):
     """Build one lab, submit its whole set of submissions and autograde them (two nbgrader runs).
 
     The set: the instructor's solution, the untouched student version, each listed wrong variant,
@@ -734,12 +696,10 @@ def _grade(lab, tmp, warm):
     variants, the solution and the first wrong variant with the seed pinned by the student, and the
     first wrong variant submitted twice (the one submission graded twice: two runs must agree).
     """
-    build, warm_env, empty_gradebook = warm
+    build, empty_gradebook = setup
     course = _course(tmp, [lab])
-    env = {**build.jupyter_env(tmp / "jupyter"), **warm_env}
+    env = _jupyter_env(build, tmp / "jupyter")
     db = _gradebook(empty_gradebook, tmp)
-    # The kernels that grade start warm, as nbval's do (../conftest.py, tools/warm_kernel.py).
-    WARM.install(env["JUPYTER_DATA_DIR"])
     assert build.generate(course, db=db, env=env) == [lab]
     source_nb = nbformat.read(course / "source" / lab / f"{lab}.ipynb", as_version=4)
     release_nb = nbformat.read(course / "release" / lab / f"{lab}.ipynb", as_version=4)
@@ -775,8 +735,7 @@ def _autograde_in_halves(build, course, tmp, env, together):
     generate() registered the lab in the gradebook, so autograde need not build it again.
 
     The submissions ``together`` and ``together-*`` (one graded again, one with the seed pinned)
-    stay in the first run, where nbgrader grades them one after the other: their kernels come from
-    the two warm servers in turn, two interpreters (tools/warm_kernel.py).
+    stay in the first run, where nbgrader grades them one after the other, each in a new kernel.
     """
     students = sorted(p.name for p in (course / "submitted").iterdir())
     others = [s for s in students if s != together and not s.startswith(f"{together}-")][1::2]
@@ -813,10 +772,10 @@ def _full(row):
 
 
 @pytest.fixture(scope="class")
-def graded(request, tmp_path_factory, warm_nbgrader):
+def graded(request, tmp_path_factory, nbgrader_setup):
     """The graded set of the test class's lab (``LAB``), once per class."""
     lab = request.cls.LAB
-    return _grade(lab, tmp_path_factory.mktemp(lab), warm_nbgrader)
+    return _grade(lab, tmp_path_factory.mktemp(lab), nbgrader_setup)
 
 
 class _Lab:
@@ -959,11 +918,11 @@ def test_every_lab_has_its_proof_set():
     assert classes == set(labs), classes
 
 
-def test_student_pack_holds_no_solution_and_no_hidden_test(tmp_path, warm_nbgrader):
-    build, warm_env, empty_gradebook = warm_nbgrader
+def test_student_pack_holds_no_solution_and_no_hidden_test(tmp_path, nbgrader_setup):
+    build, empty_gradebook = nbgrader_setup
     labs = sorted(FUNCTIONS)
     course = _course(tmp_path, labs)
-    env = {**build.jupyter_env(tmp_path / "jupyter"), **warm_env}
+    env = _jupyter_env(build, tmp_path / "jupyter")
     db = _gradebook(empty_gradebook, tmp_path)
     files = build.student_pack(course, tmp_path / "pack", env=env, db=db)
     assert sorted(p.relative_to(tmp_path / "pack").as_posix() for p in files) == [

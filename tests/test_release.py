@@ -2,10 +2,9 @@
 licences, and a wheel and an sdist that `twine check` accepts and that install and fit in a fresh
 environment.
 
-The build and the fresh environment cost about 20 s (pip fetches setuptools for the isolated build
-and numpy, matplotlib and ipywidgets for the venv, from its cache or PyPI), over the budget of
-`make test`: those tests are marked `release` and run with PERCLIB_RELEASE_TESTS=1, which
-`make release` sets (CI runs it). The metadata checks run with every `make test`.
+The build and the fresh environment fetch packages (setuptools for the isolated build; numpy,
+matplotlib and ipywidgets for the venv), so those tests are marked `release`: `make release` runs
+them (`pytest -m release`), and CI does. The metadata checks are unit tests, run by `make test`.
 """
 
 from __future__ import annotations
@@ -121,28 +120,20 @@ def test_errata_are_dated_newest_first_and_cite_real_commits():
 
 
 # ----------------------------------------------------------------------------- the artefacts
-def release(test):
-    """Mark a test `release`: it runs only with PERCLIB_RELEASE_TESTS=1 (`make release`)."""
-    skip = pytest.mark.skipif(
-        os.environ.get("PERCLIB_RELEASE_TESTS") != "1",
-        reason="builds and installs the package (about 20 s): make release",
-    )
-    return skip(pytest.mark.release(test))
+release = pytest.mark.release
 
 
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory):
-    """The wheel and the sdist: those `make release` built into PERCLIB_DIST, or built here."""
-    if os.environ.get("PERCLIB_DIST"):
-        out = pathlib.Path(os.environ["PERCLIB_DIST"])
-    else:
-        out = tmp_path_factory.mktemp("dist")
-        subprocess.run(
-            [sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(ROOT)],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
+    """The wheel and the sdist, built here from this checkout: the sdist, then the wheel from the
+    sdist, as `python -m build` does by default (so the sdist is shown to be complete)."""
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     wheels, sdists = list(out.glob("*.whl")), list(out.glob("*.tar.gz"))
     assert len(wheels) == 1 and len(sdists) == 1, sorted(p.name for p in out.iterdir())
     return wheels[0], sdists[0]

@@ -1,4 +1,4 @@
-"""Print mutmut's results as the README's table: mutants, killed, survived, score, per module.
+"""Print mutmut's results as a table for tests/MUTATION.md: mutants, killed, survived, score.
 
 Run after ``mutmut run`` (``make mutation`` does): it reads ``mutmut results --all true``.
 The equivalent survivors are listed, with the reason, in tests/EQUIVALENT_MUTANTS.md.

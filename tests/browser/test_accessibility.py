@@ -12,28 +12,22 @@ nbconvert's placeholder. The figures of the notebooks still lacking it are liste
 MISSING_ALT: the test fails when a page has more, and also when it has fewer (then shorten the
 list), so the list is always the true count. axe's own image-alt rule is left to this check.
 
-Run with `make test-browser` (PERCLIB_BROWSER_TESTS=1, the handouts built).
+The `browser` tier (conftest.py): run with `make test-browser`, which builds the handouts.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import pathlib
 import sys
 
 import pytest
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("PERCLIB_BROWSER_TESTS") != "1",
-    reason="needs chromium and the built handouts: run `make test-browser`",
-)
-
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 from build_handouts import CHROMIUM, CHROMIUM_ARGS, WAIT_RENDERED, PageWatch, serve  # noqa: E402
 
-HANDOUTS = pathlib.Path(os.environ.get("PERCLIB_HANDOUTS", ROOT / "_build" / "handouts"))
+HANDOUTS = ROOT / "_build" / "handouts"  # make handouts
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 PAGES = sorted(
     p.relative_to(HANDOUTS).as_posix()

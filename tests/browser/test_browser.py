@@ -5,9 +5,9 @@
 2. A handout page renders offline: maths typeset by MathJax, the widgets drawn from the stored
    state in their last state, and no request fails or leaves the machine. The same for its slides.
 
-Headless Debian chromium driven by Playwright. Run with `make test-browser` (it installs chromium
-if missing and builds the handouts first); a plain `pytest tests` skips this module. Screenshots
-go to _build/browser/ (git-ignored).
+Headless Debian chromium driven by Playwright. The `browser` tier (conftest.py): run with
+`make test-browser` (it installs chromium if missing and builds the handouts first); a plain
+`pytest` leaves it out. Screenshots go to _build/browser/ (git-ignored).
 """
 
 from __future__ import annotations
@@ -26,11 +26,6 @@ import urllib.request
 
 import pytest
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("PERCLIB_BROWSER_TESTS") != "1",
-    reason="needs chromium, a JupyterLab server and the built handouts: run `make test-browser`",
-)
-
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 from build_handouts import (  # noqa: E402
@@ -41,11 +36,8 @@ from build_handouts import (  # noqa: E402
     serve,
 )
 
-# The environment variables only exist to develop this test against other files.
-NOTEBOOK = pathlib.Path(
-    os.environ.get("PERCLIB_BROWSER_NOTEBOOK", ROOT / "notebooks" / "02_update_rule.ipynb")
-)
-HANDOUTS = pathlib.Path(os.environ.get("PERCLIB_HANDOUTS", ROOT / "_build" / "handouts"))
+NOTEBOOK = ROOT / "notebooks" / "02_update_rule.ipynb"
+HANDOUTS = ROOT / "_build" / "handouts"  # make handouts
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"  # npm ci (make handouts runs it)
 SHOTS = ROOT / "_build" / "browser"
 TIMEOUT = 90_000  # ms, for a whole notebook to run on a busy machine
@@ -53,8 +45,6 @@ TIMEOUT = 90_000  # ms, for a whole notebook to run on a busy machine
 
 def lab_notebook() -> pathlib.Path:
     """The first graded lab (instructor's source version) that shows the Stepper."""
-    if os.environ.get("PERCLIB_BROWSER_LAB"):
-        return pathlib.Path(os.environ["PERCLIB_BROWSER_LAB"])
     for path in sorted(ROOT.glob("labs/source/*/*.ipynb")):
         if "Stepper(" in path.read_text():
             return path
