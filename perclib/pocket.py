@@ -13,9 +13,11 @@ class PocketPerceptron(BinaryLinearModel):
 
     This is Learning From Data's form of the pocket (section 3.1): it runs the perceptron exactly
     as :class:`Perceptron` does and, after every update, counts the training mistakes of the new
-    weights (sign(0) = +1). Gallant's original "ratchet" counts only when the current weights
-    have survived a longer run of correct answers than the pocket's; notebook 05 compares them. When the new weights make fewer mistakes than those in the pocket,
-    they replace them. On data that is not linearly separable the last iterate keeps jumping about; the pocket only ever gets better on the training data.
+    weights (sign(0) = +1). When they make fewer mistakes than the weights in the pocket, they
+    replace them. Gallant's original "ratchet" counts only when the current weights have survived
+    a longer run of correct answers than the pocket's; notebook 05 compares the two. On data that
+    is not linearly separable the last iterate keeps jumping about; the pocket only ever gets
+    better on the training data.
 
     Cost: an epoch visits the n examples, O(n d), and each update counts the training mistakes of
     the new weights, one product ``X @ w`` and one pass over its n scores, O(n d). An epoch with u
