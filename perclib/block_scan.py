@@ -83,7 +83,7 @@ def train(
     x_norms = norms(X)
     x_max = float(x_norms.max())  # the widest row band covers every row's (tie_band)
     w_norm = vector_norm(w)
-    margin_rule = rule == "margin"
+    margin_rule, dense = rule == "margin", not sp.issparse(X)
     window, most = _MIN_WINDOW, max(_MIN_WINDOW, _MAX_ENTRIES // d)
     mistakes = []
     n_updates, converged, epoch = 0, False, 0
@@ -102,7 +102,7 @@ def train(
                 ya *= ys  # y * (w.x + b): exact, as y is +1 or -1
                 band = tie_band(w_norm, x_max, d)
                 found = None
-                for k in np.flatnonzero(~(ya > band)).tolist():  # mistakes, near-ties and NaN
+                for k in (~(ya > band)).nonzero()[0].tolist():  # mistakes, near-ties and NaN
                     i, yi = int(visit[o + k]), float(ys[k])
                     a = float(ya[k]) * yi
                     if not abs(a) > tie_band(w_norm, float(x_norms[i]), d):  # the plain loop's band
@@ -116,7 +116,7 @@ def train(
                     continue
                 k, i, yi, a = found  # 2. the first mistake: the plain loop's update
                 c = step_size(yi, a, eta, rule)
-                j, x = row(X, i)
+                j, x = (slice(None), X[i]) if dense else row(X, i)
                 w[j] += c * x  # an overflow raises just below
                 if fit_intercept:
                     b += c
@@ -186,7 +186,7 @@ def multiclass(X, yi, state, *, eta, max_iter, order, fit_intercept, rng, stop_w
                 lead -= S.max(axis=1)  # the true class's lead over the best other class
                 band = 2.0 * class_band(float(w_norms.max()), x_max, float(np.abs(b).max()), d)
                 found = None
-                for k in np.flatnonzero(~(lead > band)).tolist():  # not surely right (or NaN)
+                for k in (~(lead > band)).nonzero()[0].tolist():  # not surely right (or NaN)
                     i, t = o + k if visit is None else int(visit[o + k]), int(ts[k])
                     _, p = class_scores(
                         W, b, X[i], x_norms[i], w_norms
