@@ -759,8 +759,18 @@ def _grade(lab, tmp, warm):
     first = next(iter(WRONG[lab]))
     submit(f"{first}-pinned-seed", _solved(release_nb, source_nb, WRONG[lab][first][0], pin=True))
     submit(f"{first}-again", _solved(release_nb, source_nb, WRONG[lab][first][0]))
-    rows = _autograde_in_halves(build, course, tmp, env, together=first)
-    print("\n" + build.format_table(rows, build.grading_seed(course)))
+    for student, (cells, edits, base) in ATTACKS.get(lab, {}).items():
+        nb = _solved(release_nb, source_nb, edits) if base == "solution" else nbformat.from_dict(
+            json.loads(json.dumps(release_nb))
+        )
+        for text in cells:
+            text = text.replace("COURSE", str(course))
+            nb.cells.insert(2, nbformat.v4.new_code_cell(text))
+        submit(student, nb)
+    if lab == "lab1":
+        _tamper(course, lab)
+    rows = build.autograde(course, db=db, env=env, feedback=True, release=False, jobs=2)
+    print("\n" + build.format_table(rows))
     return {"course": course, "lab": lab, "rows": {r["student"]: r for r in rows}}
 
 
@@ -810,6 +820,189 @@ def _errors(course, student, lab):
 
 def _full(row):
     return row["auto_max"] > 0 and row["auto"] == row["auto_max"]
+
+
+
+# Attacks on the grader, each a submission: (cells added at the top, edits of the solution, base:
+# "solution" or "untouched"). COURSE is replaced by the course folder: the worst case, a student
+# who knows where the grader runs.
+ATTACKS = {
+    "lab1": {
+        "attack-ast-transformer": (
+            [
+                "import ast\n"
+                "class Shield(ast.NodeTransformer):\n"
+                "    def visit_Module(self, node):\n"
+                "        body = node.body or [ast.Pass()]\n"
+                "        handler = ast.ExceptHandler(type=ast.Name('BaseException', ast.Load()),"
+                " name=None, body=[ast.Pass()])\n"
+                "        node.body = [ast.Try(body=body, handlers=[handler], orelse=[],"
+                " finalbody=[])]\n"
+                "        return ast.fix_missing_locations(node)\n"
+                "get_ipython().ast_transformers.append(Shield())"
+            ],
+            [],
+            "untouched",
+        ),
+        "attack-gradebook": (
+            [
+                "import sqlite3\n"
+                "db = sqlite3.connect('COURSE/gradebook.db')\n"
+                "db.execute('UPDATE grade SET manual_score = max_score'); db.commit()"
+            ],
+            [],
+            "untouched",
+        ),
+        "attack-stack-peek": (
+            [],
+            [
+                (
+                    "fit",
+                    "= SOURCE",
+                    "import sys\n"
+                    "def fit(X, y, eta=1.0, max_iter=100):\n"
+                    "    f = sys._getframe(1)\n"
+                    "    while f is not None:\n"
+                    "        if 'want_w' in f.f_locals:\n"
+                    "            return f.f_locals['want_w'], f.f_locals['want_b'], f.f_locals['ref']\n"
+                    "        f = f.f_back\n"
+                    "    return None",
+                )
+            ],
+            "solution",
+        ),
+        "attack-sabotage": (
+            [
+                "import glob\n"
+                "for p in glob.glob('COURSE/submitted/*/lab1/lab1.ipynb') + "
+                "glob.glob('../../*/lab1/lab1.ipynb'):\n"
+                "    open(p, 'w').write('{}')"
+            ],
+            [],
+            "solution",
+        ),
+        "attack-output-flood": (["for i in range(20000):\n    print('flood', i)"], [], "solution"),
+    },
+    "lab2": {
+        "attack-read-source": (
+            [
+                "import json, pathlib\n"
+                "for p in [pathlib.Path('COURSE/source/lab2/lab2.ipynb'), "
+                "*pathlib.Path.cwd().parents]:\n"
+                "    for nb in ([p] if p.suffix else p.glob('**/source/lab2/lab2.ipynb')):\n"
+                "        for c in json.loads(nb.read_text())['cells']:\n"
+                "            if 'BEGIN SOLUTION' in ''.join(c['source']):\n"
+                "                exec(''.join(c['source']))"
+            ],
+            [],
+            "untouched",
+        ),
+        "max-margin-imported": (
+            [],
+            [
+                (
+                    "novikoff_bound",
+                    "gamma = max_margin(X, y)[2]",
+                    "import perclib.theory\n    gamma = perclib.theory.max_margin(X, y)[2]",
+                )
+            ],
+            "solution",
+        ),
+    },
+    "lab3": {
+        "attack-patch-numpy": (
+            [
+                "import numpy as np\n"
+                "np.all = np.allclose = np.isclose = np.array_equal = lambda *a, **k: True"
+            ],
+            [],
+            "untouched",
+        ),
+        "lazy-augmented": (
+            [],
+            [
+                (
+                    "averaged_fit",
+                    "= SOURCE",
+                    """
+def averaged_fit(X, y, eta=1.0, max_iter=10):
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y, dtype=float)
+    n, d = X.shape
+    v, u, c = np.zeros(d + 1), np.zeros(d + 1), 1
+    for _ in range(max_iter):
+        for i in range(n):
+            z = np.append(X[i], 1.0)  # a new vector per example: the augmented example
+            if y[i] * (v @ z) <= 0:
+                v = v + eta * y[i] * z
+                u = u + eta * y[i] * c * z
+            c += 1
+    avg = v - u / c
+    return avg[:d], avg[d]
+""",
+                )
+            ],
+            "solution",
+        ),
+        "endless-loop": (
+            [],
+            [("multiclass_step", "y_hat = int(np.argmax(W @ x + b))", "while True:\n        pass")],
+            "solution",
+        ),
+    },
+    "lab4": {
+        "attack-import-grader": (
+            [
+                "import importlib\n"
+                "g = importlib.import_module('lab' + 'grader' + '.lab4')\n"
+                "training_mistakes = g.ref_mistakes"
+            ],
+            [],
+            "untouched",
+        ),
+        "attack-hinge": (
+            [],
+            [
+                (
+                    "perceptron_loss",
+                    "= SOURCE",
+                    "from sklearn.linear_model._sgd_fast import Hinge\n"
+                    "def perceptron_loss(w, b, X, y):\n"
+                    "    a = np.asarray(X, float) @ np.asarray(w, float) + b\n"
+                    "    h = Hinge(0.0)\n"
+                    "    return float(np.mean([h.py_loss(ai, yi) for ai, yi in zip(a, y)]))",
+                )
+            ],
+            "solution",
+        ),
+        "attack-leak": (
+            [],
+            [
+                (
+                    "pocket_fit",
+                    "= SOURCE",
+                    "def pocket_fit(X, y, eta=1.0, max_iter=10):\n"
+                    "    print('pocket_fit called with', np.asarray(X).tolist())\n"
+                    "    raise ValueError('LEAKED ' + repr(np.asarray(X).tolist()))",
+                )
+            ],
+            "solution",
+        ),
+    },
+}
+
+
+def _tamper(course, lab):
+    """A solution whose test cell lost its points and whose other test cell was deleted."""
+    path = course / "submitted" / "solution" / lab / f"{lab}.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    tests = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade") and
+             c.cell_type == "code"]  # fmt: skip
+    tests[0].metadata["nbgrader"]["points"] = 0
+    nb.cells.remove(tests[1])
+    folder = course / "submitted" / "tampered-metadata" / lab
+    folder.mkdir(parents=True)
+    nbformat.write(nb, folder / f"{lab}.ipynb")
 
 
 @pytest.fixture(scope="class")
@@ -869,24 +1062,65 @@ class _Lab:
             row = graded["rows"][f"wrapper-{name}"]
             assert set(row["failed"]) == FUNCTIONS[self.LAB][name], (self.LAB, name, row["failed"])
 
-    def test_seed_is_the_instructors_and_grades_replay(self, graded):
-        """A student's SEED changes nothing; two runs of one notebook agree; the seed is in it."""
+    def test_variants_are_per_student_and_grades_replay(self, graded):
+        """A student's SEED changes nothing; two runs of one notebook agree; each student's
+        variant is recorded in the graded notebook, and two students' variants differ."""
         course, lab = graded["course"], self.LAB
-        seed = json.loads((course / "grader" / "grading.json").read_text())["seed"]
         first = next(iter(WRONG[lab]))
         rows = [graded["rows"][s] for s in (first, f"{first}-pinned-seed", f"{first}-again")]
-        assert all(
-            (r["auto"], r["failed"]) == (rows[0]["auto"], rows[0]["failed"]) for r in rows
-        ), rows
-        nb = nbformat.read(course / "autograded" / first / lab / f"{lab}.ipynb", as_version=4)
-        outputs = [
-            o.get("text", "")
-            for c in _cells(nb, "grade").values()
-            if c.cell_type == "code"
-            for o in c.outputs
-        ]
-        recorded = [t for t in outputs if "[grader]" in t]
-        assert recorded and all(f"seed {seed}" in t for t in recorded), recorded
+        assert all(r["failed"] == rows[0]["failed"] for r in rows), rows
+        assert rows[0]["auto"] == rows[1]["auto"] == rows[2]["auto"], rows
+        variants = {}
+        for student in (first, "solution"):
+            nb = nbformat.read(course / "autograded" / student / lab / f"{lab}.ipynb", as_version=4)
+            text = [o.get("text", "") for c in _cells(nb, "grade").values()
+                    if c.cell_type == "code" for o in c.outputs]  # fmt: skip
+            variants[student] = graded["rows"][student]["variant"]
+            assert text and all(f"variant {variants[student]}" in t for t in text if "[grader]" in t)
+        assert variants[first] != variants["solution"]
+
+    def test_attacks_earn_only_their_real_work(self, graded):
+        """Each attack gets what its real work earns (nothing for the untouched base; for a base
+        with the solution, everything but the functions it cheats on), or is stopped and marked."""
+        lab, rows = self.LAB, graded["rows"]
+        for student, (_, edits, base) in ATTACKS.get(lab, {}).items():
+            row = rows[student]
+            cheated = set().union(*(FUNCTIONS[lab].get(e[0], set()) for e in edits)) if edits else set()
+            if base == "untouched":
+                assert row["auto"] == 0, (lab, student, row)
+            elif student in ("max-margin-imported", "lazy-augmented", "attack-output-flood",
+                             "attack-sabotage"):  # fmt: skip
+                assert _full(row), (lab, student, row)
+            else:
+                assert set(row["failed"]) == cheated, (lab, student, row["failed"], cheated)
+        # Inputs, prints and the student's own exception text never reach the feedback.
+        for student in ATTACKS.get(lab, {}):
+            text, _ = _feedback(graded["course"], student, lab)
+            assert "LEAKED" not in text and "called with" not in text, (lab, student)
+
+    def test_limits_and_tampering_are_marked(self, graded):
+        rows = graded["rows"]
+        if self.LAB == "lab3":
+            row = rows["endless-loop"]
+            assert row["status"] == "timed out", row
+            assert set(row["failed"]) == {"test_multiclass_step"}, row
+        if self.LAB == "lab1":
+            row = rows["tampered-metadata"]
+            assert row["status"] == "tampered" and _full(row), row
+            assert any("deleted" in r for r in row["reasons"]), row
+            victim = graded["course"] / "submitted" / "solution" / "lab1" / "lab1.ipynb"
+            assert nbformat.read(victim, as_version=4).cells, "a classmate's file was overwritten"
+            assert rows["attack-gradebook"]["written"].startswith("0/"), rows["attack-gradebook"]
+
+    def test_export_and_reports(self, graded):
+        course, lab = graded["course"], self.LAB
+        lines = (course / "reports" / f"{lab}.csv").read_text().splitlines()
+        assert lines[0].startswith("student,") and lines[0].endswith(",total,max,status,flags")
+        assert len(lines) == len(graded["rows"]) + 1
+        assert (course / "reports" / f"{lab}-questions.png").stat().st_size > 10_000
+        pairs = (course / "reports" / f"{lab}-similarity.txt").read_text()
+        # The solution and its pinned-seed copy differ only by a line: near-identical.
+        assert "solution" in pairs, pairs
 
     def test_written_answers_await_manual_grading(self, graded):
         rows = graded["rows"]

@@ -153,6 +153,7 @@ class Worker:
         )
         self.buffer = b""
         self.dead = None
+        self.cpu = None  # the worker's own CPU seconds, as it reports them at the end
 
     def send(self, message):
         try:
@@ -202,8 +203,8 @@ class Worker:
                                      128 + signal.SIGKILL) else "crashed"  # fmt: skip
 
     def _died(self, reason):
-        self.close()
         self.dead = reason
+        self.close()
         raise WorkerDied(reason)
 
     def load(self, cells, timeout):
@@ -254,8 +255,10 @@ class Worker:
         if self.dead is None and self.proc.poll() is None:
             self.send_quietly({"op": "quit"})
             try:
+                bye = self.receive(time.monotonic() + 5)
+                self.cpu = float(bye.get("cpu", 0.0)) if bye.get("op") == "bye" else None
                 self.proc.wait(timeout=2)
-            except subprocess.TimeoutExpired:
+            except (WorkerDied, subprocess.TimeoutExpired, TypeError, ValueError):
                 pass
         if self.proc.poll() is None:
             try:

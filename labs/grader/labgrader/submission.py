@@ -298,6 +298,7 @@ def grade(course, lab, student, notebook_path):
     finally:
         runner.close()
     verdict["seconds"] = round(time.monotonic() - started, 2)
+    verdict["worker_cpu"] = round(runner.cpu, 2)
     return verdict
 
 
@@ -308,6 +309,7 @@ class _Runner:
     def __init__(self, folder, cells, started):
         self.folder, self.cells, self.started = folder, cells, started
         self.worker, self.skip, self.timed_out = None, set(), set()
+        self.cpu = 0.0  # the workers' CPU seconds (as they report them: a measurement only)
 
     def _left(self):
         return BUDGET - (time.monotonic() - self.started)
@@ -315,6 +317,7 @@ class _Runner:
     def _start(self):
         if self.worker is not None and self.worker.dead is None:
             return self.worker
+        self.close()
         if self._left() <= 0:
             raise TimedOut()
         self.worker = Worker(self.folder, cpu_seconds=CPU_SECONDS, memory=MEMORY)
@@ -342,3 +345,21 @@ class _Runner:
     def close(self):
         if self.worker is not None:
             self.worker.close()
+            self.cpu += self.worker.cpu or 0.0
+            self.worker = None
+
+
+def grade_to_file(course, lab, student, notebook, out):
+    """Grade one submission and write its verdict to ``out`` (JSON, written atomically)."""
+    verdict = grade(course, lab, student, notebook)
+    out = pathlib.Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp")
+    tmp.write_text(json.dumps(verdict, indent=1))
+    tmp.replace(out)
+    return verdict
+
+
+def grade_job(args):
+    """:func:`grade_to_file` with its arguments in one tuple (for a process pool)."""
+    return grade_to_file(*args)

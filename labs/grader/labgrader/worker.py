@@ -346,6 +346,10 @@ def main():
         elif message.get("op") == "call":
             channel.send(_call(channel, ns, message))
         else:
+            import resource
+
+            usage = resource.getrusage(resource.RUSAGE_SELF)
+            channel.send({"op": "bye", "cpu": usage.ru_utime + usage.ru_stime})
             return
 
 
