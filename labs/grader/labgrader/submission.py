@@ -245,7 +245,7 @@ def graded_functions(course, lab):
 def grade(course, lab, student, notebook_path):
     """The verdict on one submission (a JSON-ready dict): per test its points, score and hint;
     the status (graded, tampered, timed out, failed to grade), the reasons and the flags."""
-    started = time.monotonic()
+    started, cpu = time.monotonic(), time.process_time()
     path = pathlib.Path(notebook_path)
     raw = path.read_bytes()
     verdict = {
@@ -299,6 +299,7 @@ def grade(course, lab, student, notebook_path):
         runner.close()
     verdict["seconds"] = round(time.monotonic() - started, 2)
     verdict["worker_cpu"] = round(runner.cpu, 2)
+    verdict["grader_cpu"] = round(time.process_time() - cpu, 2)
     return verdict
 
 
