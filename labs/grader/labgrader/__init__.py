@@ -42,7 +42,10 @@ class TimedOut(Exception):
 def secret():
     """The term's grading secret (grading.json): the key of every student's variant."""
     data = json.loads(CONFIG.read_text())
-    return str(data.get("secret", data.get("seed", "")))
+    key = data.get("secret")
+    if not isinstance(key, str) or len(key) < 16:
+        raise ValueError(f"{CONFIG}: 'secret' must be a random string of 16 characters or more")
+    return key
 
 
 def _digest(*parts, key=None):
@@ -180,7 +183,7 @@ def check(lab, test, grading):
 
 def run(lab, test, ns):
     """Run one hidden test in the instructor's notebook (nbval); None or a hint."""
-    print(f"[grader] {lab}/{test}: hidden tests, the instructor's seed in grader/grading.json")
+    print(f"[grader] {lab}/{test}: hidden tests, the instructor's variant (grader/grading.json)")
     student = os.environ.get("LAB_STUDENT_ID", INSTRUCTOR)
     return check(lab, test, Grading(LocalCaller(ns), rng_for(lab, test, student)))
 

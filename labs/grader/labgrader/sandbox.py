@@ -66,14 +66,44 @@ def bwrap():
     return shutil.which("bwrap") or (os.path.exists("/usr/bin/bwrap") and "/usr/bin/bwrap")
 
 
+# What a lab's cells import: compiled once by the grader into a bytecode cache that every sandbox
+# reads (read-only). Python compiles a module's source on every import when no bytecode is stored
+# next to it (a read-only or bytecode-free installation); the cache spares each worker that.
+WARM_IMPORTS = ("numpy", "perclib", "perclib.datasets", "perclib.theory", "perclib.plotting",
+                "perclib.widgets", "matplotlib.pyplot", "sklearn.linear_model")  # fmt: skip
+
+
+def bytecode_cache():
+    """The folder of compiled bytecode for the sandboxes (``LABS_PYCACHE``, else the user's cache
+    folder), filled by the grader's own Python on first use: trusted code, before any submission
+    runs. A sandbox only reads it, so a submission cannot plant code there for the next one."""
+    folder = pathlib.Path(
+        os.environ.get("LABS_PYCACHE")
+        or pathlib.Path(os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache"))
+        / "perclib-labs" / f"pycache-{sys.implementation.cache_tag}"
+    )  # fmt: skip
+    stamp = folder / "warm.txt"
+    if not stamp.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        env = {**os.environ, "PYTHONPYCACHEPREFIX": str(folder), "MPLBACKEND": "Agg"}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPATH"] = str(_perclib_dir().parent)
+        code = "".join(f"import {name}\n" for name in WARM_IMPORTS)
+        subprocess.run([sys.executable, "-c", code], env=env, check=False,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        stamp.write_text(" ".join(WARM_IMPORTS) + "\n")
+    return folder
+
+
 def sandbox_command(workdir):
     """The command that runs the worker in a sandbox whose working folder is ``workdir``."""
     env = {
         "HOME": "/home/student",
         "PATH": "/usr/bin:/bin",
-        "PYTHONPATH": "/opt/lib",
+        "PYTHONPATH": str(_perclib_dir().parent),
         "PYTHONHASHSEED": "0",
         "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONPYCACHEPREFIX": "/opt/pycache",
         "MPLBACKEND": "Agg",
         "MPLCONFIGDIR": "/tmp/matplotlib",
         "PERCLIB_ACCEL": "0",
@@ -85,6 +115,7 @@ def sandbox_command(workdir):
     python = [sys.executable, "-s", "/opt/worker/worker.py"]
     if os.environ.get("LABS_SANDBOX") == "none":
         env["PYTHONPATH"] = str(_perclib_dir().parent)
+        env["PYTHONPYCACHEPREFIX"] = str(bytecode_cache())
         return [sys.executable, "-s", str(WORKER)], env, str(workdir)
     tool = bwrap()
     if not tool:
@@ -107,8 +138,9 @@ def sandbox_command(workdir):
         if not str(root).startswith("/usr/"):
             cmd += ["--ro-bind", str(root), str(root)]
     cmd += [
-        "--ro-bind", str(_perclib_dir()), "/opt/lib/perclib",
+        "--ro-bind", str(_perclib_dir()), str(_perclib_dir()),  # the folder above it: not bound
         "--ro-bind", str(WORKER), "/opt/worker/worker.py",
+        "--ro-bind", str(bytecode_cache()), "/opt/pycache",
         "--proc", "/proc",
         "--dev", "/dev",
         "--tmpfs", "/tmp",
@@ -207,13 +239,17 @@ class Worker:
         self.close()
         raise WorkerDied(reason)
 
-    def load(self, cells, timeout):
-        self.send({"op": "load", "cells": cells})
+    def load(self, cells, timeout, cpu=None):
+        self.send({"op": "load", "cells": cells, "cpu": cpu})
         reply = self.receive(time.monotonic() + timeout)
         return reply.get("failed", []) if reply.get("op") == "loaded" else []
 
-    def call(self, fn, args, kwargs, *, deps=None, allow=(), count_rows=None, timeout=20.0):
+    def call(self, fn, args, kwargs, *, deps=None, allow=(), count_rows=None, cpu=None,
+             timeout=120.0):  # fmt: skip
         """Call the student's ``fn``; return ("return", value, changes) or ("raise", kind, type).
+
+        ``cpu``: the call's CPU seconds (the worker's limit, the verdict); ``timeout``: wall-clock
+        seconds, a backstop for code that waits without computing (``time.sleep``).
 
         ``deps`` maps names to the grader's own functions: while this call runs, the student's
         code finds at those names functions that ask the grader, which computes the answer here.
@@ -228,6 +264,7 @@ class Worker:
                 "deps": sorted(deps),
                 "allow": list(allow),
                 "count_rows": count_rows,
+                "cpu": cpu,
             }
         )
         deadline = time.monotonic() + timeout

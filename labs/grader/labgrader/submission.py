@@ -18,9 +18,12 @@ from . import INSTRUCTOR, GraderError, Grading, TimedOut, check, rng_for, secret
 from .sandbox import Worker, WorkerDied
 
 HERE = pathlib.Path(__file__).resolve().parent
-# Time and memory of one submission: the wall-clock budget of all its workers together, the
-# deadline of one call and of one cell, and one worker's CPU seconds and address space.
-BUDGET, CALL_TIMEOUT, CELL_TIMEOUT, CPU_SECONDS, MEMORY = 120.0, 20.0, 30.0, 60, 3 * 2**30
+# Time and memory. The verdict "timed out" comes from CPU time, which a loaded machine does not
+# eat: CALL_CPU seconds per call of a graded function and per cell, WORKER_CPU per worker (a hard
+# limit the student's code cannot raise). Wall-clock limits are backstops only, generous, for code
+# that waits instead of computing: WALL_CALL per call or cell, BUDGET per submission.
+CALL_CPU, WORKER_CPU, MEMORY = 10, 60, 3 * 2**30
+WALL_CALL, BUDGET = 120.0, 600.0
 # perclib's and scikit-learn's names a student's graded function may use; any other name of
 # perclib or scikit-learn in it (an import, an attribute) makes it a wrapper, worth nothing.
 TOOLS = ("perclib.datasets", "perclib.plotting", "perclib.widgets")
@@ -321,12 +324,12 @@ class _Runner:
         self.close()
         if self._left() <= 0:
             raise TimedOut()
-        self.worker = Worker(self.folder, cpu_seconds=CPU_SECONDS, memory=MEMORY)
+        self.worker = Worker(self.folder, cpu_seconds=WORKER_CPU, memory=MEMORY)
         for index, text in enumerate(self.cells):
             if index in self.skip:
                 continue
             try:
-                self.worker.load([text], min(CELL_TIMEOUT, max(self._left(), 1.0)))
+                self.worker.load([text], min(WALL_CALL, max(self._left(), 1.0)), cpu=CALL_CPU)
             except WorkerDied:
                 self.skip.add(index)  # that cell hangs or crashes: run the others without it
                 return self._start()
@@ -338,7 +341,7 @@ class _Runner:
         worker = self._start()
         try:
             return worker.call(name, args, kwargs, deps=deps, allow=allow, count_rows=count_rows,
-                               timeout=min(CALL_TIMEOUT, max(self._left(), 1.0)))  # fmt: skip
+                               cpu=CALL_CPU, timeout=min(WALL_CALL, max(self._left(), 1.0)))
         except WorkerDied:
             self.timed_out.add(name)
             raise TimedOut() from None

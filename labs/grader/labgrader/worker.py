@@ -9,12 +9,15 @@ the grader then checks itself.
 
 Messages (grader -> worker, worker -> grader)::
 
-    {"op": "load", "cells": [source, ...]}          -> {"op": "loaded", "failed": [index, ...]}
+    {"op": "load", "cells": [source, ...], "cpu": s}  -> {"op": "loaded", "failed": [index, ...]}
     {"op": "call", "fn": name, "args": [...], "kwargs": {...}, "deps": [name, ...],
-     "allow": [module, ...], "count_rows": n or null}
+     "allow": [module, ...], "count_rows": n or null, "cpu": s}
         -> {"op": "callback", "name": dep, "args": [...], "kwargs": {...}}   (zero or more; the
            grader answers each with {"op": "value", "value": ...} or {"op": "refused"})
         -> {"op": "return", "value": ..., "changes": n}  or  {"op": "raise", "kind": ..., "type": ...}
+
+A load or a call may use ``cpu`` seconds of CPU time; past them the kernel ends the worker, and
+the grader, which reads the exit, marks the call "timed out".
 
 The codec (:func:`encode`, :func:`decode`) is shared with the grader, which decodes the worker's
 replies without ever unpickling or evaluating them.
@@ -26,7 +29,6 @@ import base64
 import builtins
 import contextlib
 import functools
-import importlib
 import json
 import os
 import re
@@ -135,25 +137,25 @@ def _stub(*args, **kwargs):
     raise __import__("sys").modules["labgrader_worker"].Blocked("blocked")
 
 
-@functools.cache
+def _blockable(name):
+    if name.startswith(("perclib.widgets", "perclib.plotting", *TOOLS)):
+        return False
+    return name == "perclib" or name.startswith("perclib.") or name in SKLEARN
+
+
 def _algorithm_functions():
-    import pkgutil
+    """perclib's algorithms and scikit-learn's SGD perceptrons, among the modules imported so
+    far (an import inside a graded function is found by the grader's reading of the code), and
+    each one's stub: ``(found, stubs)``, cached while no new module is imported."""
+    names = frozenset(n for n in list(sys.modules) if _blockable(n))
+    return _scan(names)
 
-    import perclib
 
-    modules = []
-    for info in pkgutil.walk_packages(perclib.__path__, "perclib."):
-        if info.name.startswith(("perclib.widgets", "perclib.plotting")):
-            continue
-        with contextlib.suppress(Exception):
-            modules.append(importlib.import_module(info.name))
-    modules.append(importlib.import_module("perclib"))
-    for name in SKLEARN:
-        with contextlib.suppress(ImportError):
-            modules.append(importlib.import_module(name))
+@functools.cache
+def _scan(names):
     found = []
-    for module in modules:
-        if module.__name__.startswith(TOOLS):
+    for module in (sys.modules.get(n) for n in sorted(names)):
+        if module is None:
             continue
         for obj in list(vars(module).values()):
             funcs = []
@@ -178,11 +180,7 @@ def _algorithm_functions():
 @contextlib.contextmanager
 def blocked(allow=()):
     """perclib's algorithms and scikit-learn's SGD perceptrons raise Blocked inside the block."""
-    try:
-        found, stubs = _algorithm_functions()
-    except ImportError:  # no perclib in this environment: nothing to block
-        yield
-        return
+    found, stubs = _algorithm_functions()
     active = [f for module, f in found if not module.startswith(tuple(allow))]
     for f in active:
         f.__code__ = stubs[f][1]
@@ -277,11 +275,36 @@ def _strip_magics(source):
     )
 
 
-def _run_cells(ns, cells):
+@contextlib.contextmanager
+def cpu_limit(seconds):
+    """Lower the process's soft CPU limit to ``seconds`` more than it has used: past it the kernel
+    ends the process (SIGXCPU), and the grader reads that as the call's verdict, "timed out".
+    CPU time, not wall time: a loaded grading machine does not fail an honest call. The hard
+    limit, set before the sandbox started, stays: a student's code cannot raise it."""
+    import math
+    import resource
+
+    if not seconds:
+        yield
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    soft = math.ceil(usage.ru_utime + usage.ru_stime + seconds)
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_CPU, (hard, hard))
+
+
+def _run_cells(ns, cells, cpu=None):
     failed = []
     for index, source in enumerate(cells):
         try:
-            exec(compile(_strip_magics(source), f"<cell {index}>", "exec"), ns)
+            with cpu_limit(cpu):
+                exec(compile(_strip_magics(source), f"<cell {index}>", "exec"), ns)
         except BaseException:  # the cell failed: its later lines did not run, as in a notebook
             failed.append(index)
     return failed
@@ -310,7 +333,7 @@ def _call(channel, ns, message):
 
     ns.update({k: proxy(k) for k in deps})
     try:
-        with blocked(message.get("allow") or ()):
+        with blocked(message.get("allow") or ()), cpu_limit(message.get("cpu")):
             if message.get("count_rows") is not None:
                 out, changes = count_state_changes(f, args, args[0])
             else:
@@ -342,7 +365,7 @@ def main():
     while True:
         message = channel.receive()
         if message.get("op") == "load":
-            channel.send({"op": "loaded", "failed": _run_cells(ns, message["cells"])})
+            channel.send({"op": "loaded", "failed": _run_cells(ns, message["cells"], message.get("cpu"))})
         elif message.get("op") == "call":
             channel.send(_call(channel, ns, message))
         else:
