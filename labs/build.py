@@ -55,8 +55,7 @@ def jupyter_env(folder):
     return env
 
 
-# How nbgrader is run: this Python's `-m nbgrader` (tests/test_labs.py runs it warm-started,
-# through tools/warm_kernel.py).
+# How nbgrader is run: this Python's `-m nbgrader`.
 NBGRADER = [sys.executable, "-m", "nbgrader"]
 
 
@@ -84,8 +83,10 @@ def generate(course=HERE, db=None, env=None):
         nbgrader(
             course, "generate_assignment", "*", "--force", *(["--db", db] if db else []), env=env
         )
+    grader = _grader(course)
     for path in (course / "release").glob("*/*.ipynb"):
         _drop_widget_state(path)
+        _write_data_key(path, grader)
     return labs
 
 
@@ -94,6 +95,17 @@ def _drop_widget_state(path):
     nb = json.loads(path.read_text())
     if nb.get("metadata", {}).pop("widgets", None) is not None:
         path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+
+
+def _write_data_key(path, grader):
+    """Write the term's data key into a released notebook: each student's explored data sets then
+    derive from (secret, lab, student id)."""
+    nb = json.loads(path.read_text())
+    lab = path.parent.name
+    for cell in nb["cells"]:
+        text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        cell["source"] = grader.personalize(text, lab)
+    path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
 
 
 PACK = HERE.parent / "_build" / "student-pack"
@@ -212,9 +224,7 @@ def autograde(course=HERE, db=None, env=None, feedback=False, release=True, jobs
 
 
 def _release_cells(course, lab):
-    release = course / "release" / lab / f"{lab}.ipynb"
-    nb = json.loads(release.read_text())
-    return nb
+    return json.loads((course / "release" / lab / f"{lab}.ipynb").read_text())
 
 
 def record(course, db, verdicts):
@@ -420,8 +430,12 @@ def main(argv=None):
         return
     if args.command == "variant":
         grader = _grader(course)
+        if not args.student:
+            sys.exit("variant needs --student ID")
+        print("lab   student  hidden tests  data key (run the released notebook with "
+              "JUPYTERHUB_USER=<student> to see the student's data)")  # fmt: skip
         for lab in args.lab or assignments(course):
-            print(lab, args.student, grader.variant(lab, args.student))
+            print(lab, args.student, grader.variant(lab, args.student), grader.data_key(lab))
         return
     if args.command == "grade":
         if not submissions(course, args.lab):

@@ -59,6 +59,22 @@ def variant(lab, student, key=None):
     return _digest(lab, student, key=key).hex()[:12]
 
 
+DATA_KEY_LINE = 'DATA_KEY = "instructor"'
+
+
+def data_key(lab, key=None):
+    """The term's public key of a lab's explored data sets, written into the released notebook:
+    a student's data derive from (this key, student id), so from (secret, lab, student). It
+    reveals nothing about the hidden tests' inputs, which need the secret itself."""
+    return _digest("explored data", lab, key=key).hex()[:16]
+
+
+def personalize(text, lab, key=None):
+    """A cell of the source notebook as it is released: the instructor's data key replaced by
+    the term's (the source notebook keeps the instructor's own variant, seed 0)."""
+    return text.replace(DATA_KEY_LINE, f'DATA_KEY = "{data_key(lab, key)}"')
+
+
 def rng_for(lab, test, student=INSTRUCTOR, salt=0, key=None):
     """The random generator of one hidden test of one student."""
     words = np.frombuffer(_digest(lab, student, test, str(salt), key=key), dtype=np.uint32)
@@ -166,14 +182,20 @@ class GraderError(Exception):
     """A hidden test failed by its own fault (a bug of the grader): the instructor's to fix."""
 
 
+class Unusable(Exception):
+    """A hidden test stopped on a data error (TypeError, ValueError...): the student's when the
+    instructor's solution passes the same test on the same inputs, else the grader's."""
+
+
 def check(lab, test, grading):
-    """Run one hidden test: None when it passes, the hint when it fails."""
+    """Run one hidden test: None when it passes, the hint when it fails; :class:`Unusable` when
+    it stopped on a data error, :class:`GraderError` on any other error of its own."""
     try:
         tests_of(lab)[test](grading)
     except Hint as failure:
         return f"hidden test {test} failed: {failure}"
-    except STUDENT_DATA_ERRORS:
-        return f"hidden test {test} failed: {UNUSABLE}"
+    except STUDENT_DATA_ERRORS as error:
+        raise Unusable(f"{lab}/{test}: {type(error).__name__}: {error}") from error
     except TimedOut:
         raise
     except Exception as error:
@@ -185,7 +207,10 @@ def run(lab, test, ns):
     """Run one hidden test in the instructor's notebook (nbval); None or a hint."""
     print(f"[grader] {lab}/{test}: hidden tests, the instructor's variant (grader/grading.json)")
     student = os.environ.get("LAB_STUDENT_ID", INSTRUCTOR)
-    return check(lab, test, Grading(LocalCaller(ns), rng_for(lab, test, student)))
+    try:
+        return check(lab, test, Grading(LocalCaller(ns), rng_for(lab, test, student)))
+    except Unusable as error:
+        raise GraderError(str(error)) from error
 
 
 def as_tuple(out, n, name, what):

@@ -14,7 +14,8 @@ import pathlib
 import re
 import time
 
-from . import INSTRUCTOR, GraderError, Grading, TimedOut, check, rng_for, secret, tests_of, variant
+from . import (UNUSABLE, GraderError, Grading, LocalCaller, TimedOut, Unusable, check,
+               personalize, rng_for, secret, tests_of, variant)  # fmt: skip
 from .sandbox import Worker, WorkerDied
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -81,6 +82,8 @@ def read(course, lab, notebook):
     may not edit (metadata, test cells, instructor cells, cells deleted).
     """
     source = json.loads((pathlib.Path(course) / "source" / lab / f"{lab}.ipynb").read_text())
+    for cell in source["cells"]:  # as released: with the term's data key
+        cell["source"] = personalize(_source(cell), lab)
     by_id = {_meta(c).get("grade_id"): c for c in source["cells"] if _meta(c).get("grade_id")}
     tests = {
         gid: float(_meta(c).get("points", 0))
@@ -287,6 +290,11 @@ def grade(course, lab, student, notebook_path):
                     verdict["status"] = "timed out" if verdict["status"] == "graded" else verdict[
                         "status"
                     ]
+                except Unusable as failure:
+                    if _solution_passes(course, lab, test, student):
+                        hint = f"hidden test {test} failed: {UNUSABLE}"
+                    else:
+                        error = f"{failure} (the instructor's solution fails this test too)"
                 except GraderError as failure:
                     error = str(failure)
             if error:
@@ -304,6 +312,24 @@ def grade(course, lab, student, notebook_path):
     verdict["worker_cpu"] = round(runner.cpu, 2)
     verdict["grader_cpu"] = round(time.process_time() - cpu, 2)
     return verdict
+
+
+def _solution_passes(course, lab, test, student):
+    """Whether the instructor's solution (the source notebook's code, run here in the grader's
+    process: trusted code) passes ``test`` on this student's inputs. A data error that the
+    solution meets too is the grader's, never the student's."""
+    source = json.loads((pathlib.Path(course) / "source" / lab / f"{lab}.ipynb").read_text())
+    ns = {"__name__": "__main__"}
+    for cell in source["cells"]:
+        if cell["cell_type"] == "code" and not _meta(cell).get("grade"):
+            try:
+                exec(compile(_python(_source(cell)), f"<{lab} source>", "exec"), ns)
+            except Exception:
+                continue  # a cell that shows a widget or a figure: not needed by the tests
+    try:
+        return check(lab, test, Grading(LocalCaller(ns), rng_for(lab, test, student))) is None
+    except (Unusable, GraderError, TimedOut):
+        return False
 
 
 class _Runner:
