@@ -1,19 +1,20 @@
 """The graded labs (``labs/``): grades an instructor can trust.
 
-One build per lab, and its submissions graded by two ``nbgrader autograde`` runs side by side, half
-each (a test class per lab, so that ``--dist loadscope`` grades the labs on different workers), in
-a temporary copy of the course (the repository is never written): the instructor's solution, the
-untouched student version, each listed wrong variant, a wrapper around perclib for each function it
-wraps, a notebook made only of answers to the visible tests, correct variants (lists, float32, extra
-keys, another subgradient), a solution and a wrong variant with the seed pinned by the student, and
-a repeated submission (two kernel runs of the same notebook must agree; the only submission graded
-twice). The table is printed (``pytest -s`` shows it) by the same code as ``make grade``.
+One build per lab (a test class per lab, so that ``--dist loadscope`` grades the labs on different
+workers), in a temporary copy of the course (the repository is never written), and its submissions
+graded by ``build.autograde`` (sandboxed, two processes): the instructor's solution, the untouched
+student version, each listed wrong variant, a wrapper around perclib for each function it wraps, a
+notebook made only of answers to the visible tests, correct variants (lists, float32, extra keys,
+another subgradient), a solution and a wrong variant with the seed pinned by the student, a
+repeated submission (two gradings of the same notebook must agree), and the attacks on the grader
+(``ATTACKS``). nbgrader runs as a plain command, with Jupyter's config, data and runtime folders in
+the test's temporary folder. The table is printed (``pytest -s`` shows it) by the same code as
+``make grade``.
 """
 
 from __future__ import annotations
 
 import ast
-import concurrent.futures
 import html
 import importlib.util
 import json
@@ -22,7 +23,6 @@ import pathlib
 import pickle
 import re
 import shutil
-import signal
 import subprocess
 import sys
 
@@ -485,11 +485,6 @@ def _load_build():
     return _load("labs_build", LABS / "build.py")
 
 
-# The warm servers' tool (tools/warm_kernel.py): nbgrader's commands, the grading kernels and the
-# visible tests' recorder start from it.
-WARM = _load("warm_kernel", ROOT / "tools" / "warm_kernel.py")
-
-
 def _cells(nb, kind):
     return {
         c.metadata["nbgrader"]["grade_id"]: c
@@ -554,15 +549,7 @@ def _visible_only(lab, course, release_nb, source_nb, tmp):
         )
     lines.append(f"pickle.dump(RECORD, open({str(tmp / f'{lab}.pkl')!r}, 'wb'))")
     script.write_text("\n".join(lines))
-    # Run as `python -m record_<lab>` forked from a warm kernel server, numpy, perclib and
-    # matplotlib already imported (tools/warm_kernel.py; cold when there is none).
-    subprocess.run(
-        [sys.executable, WARM.__file__, "run", script.stem],
-        check=True,
-        capture_output=True,
-        cwd=tmp,
-        env={**os.environ, WARM.RUN_ENV: os.environ.get(WARM.SOCKET_ENV, "")},
-    )
+    subprocess.run([sys.executable, script.name], check=True, capture_output=True, cwd=tmp)
     record = pickle.loads((tmp / f"{lab}.pkl").read_bytes())
     # Each graded function must have answers to look up: otherwise this submission would be a
     # notebook of functions returning None, which proves nothing about the hidden tests.
@@ -666,80 +653,23 @@ def _course(tmp, labs):
     return course
 
 
-# nbgrader's app, and what its commands import on first use: IPython, its lexers and pygments'
-# styles (the feedback's highlighted code), the gradebook's SQLite dialect, ipykernel's kernel spec,
-# psutil, and the Markdown and Jinja extensions of the feedback page. Each nbgrader command is a
-# fork of the server: imported there once, they are not imported again by each of a lab's five.
-# First, tools/lazy_rfc3987.py (the server runs from tools/): nbgrader imports nbformat, and
-# rfc3987_syntax, which no command uses, would take 0.7 s of each server's start.
-NBGRADER_PRELOAD = (
-    "lazy_rfc3987",
-    "nbgrader.apps.nbgraderapp",
-    "IPython",
-    "ipython_pygments_lexers",
-    "pygments.styles.default",
-    "sqlalchemy.dialects.sqlite",
-    "ipykernel.kernelspec",
-    "psutil",
-    "mistune.plugins.def_list",
-    "mistune.plugins.task_lists",
-    "mistune.plugins.url",
-    "jinja2.ext",
-)
-
-
 @pytest.fixture(scope="session")
-def warm_nbgrader(tmp_path_factory):
-    """nbgrader, warm-started: ``(build, env, empty gradebook)``, the labs' build module running
-    nbgrader as forks of a server that has imported it (tools/warm_kernel.py; its import alone
-    takes seconds), what to add to nbgrader's environment, and the path of an empty gradebook. One
-    server per test process, stopped by its PID."""
-    folder = tmp_path_factory.mktemp("nbgrader")
-    sock = str(folder / "run.sock")
-    servers = WARM.start([sock], preload=NBGRADER_PRELOAD)
-    build = _load_build()
-    build.NBGRADER = [sys.executable, WARM.__file__, "run", "nbgrader"]
-    # An empty gradebook, made once here as nbgrader makes one: each lab's grading starts from a
-    # copy. nbgrader stamps a new gradebook with the head revision of its database scripts, which
-    # it asks of `alembic heads`, a new Python process (2 s); alembic's ScriptDirectory, which
-    # that command reads, gives it here in a fifth of a second.
-    from alembic.script import ScriptDirectory
-    from nbgrader import api, dbutil
-
-    def head():
-        return ScriptDirectory(dbutil.ALEMBIC_DIR).get_current_head()
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(api, "get_alembic_version", head)
-        with api.Gradebook(f"sqlite:///{folder / 'empty.db'}"):
-            pass
-    yield build, {WARM.RUN_ENV: sock}, folder / "empty.db"
-    for server in servers:
-        os.kill(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
+def build():
+    """The labs' build module (labs/build.py), which runs nbgrader as a plain command."""
+    return _load_build()
 
 
-def _gradebook(empty, folder):
-    """A copy of the empty gradebook (warm_nbgrader) as ``folder/gradebook.db``: its URL. nbgrader
-    then finds a gradebook and starts no alembic process to make one."""
-    shutil.copy(empty, folder / "gradebook.db")
-    return f"sqlite:///{folder / 'gradebook.db'}"
-
-
-def _grade(lab, tmp, warm):
-    """Build one lab, submit its whole set of submissions and autograde them (two nbgrader runs).
+def _grade(lab, tmp, build):
+    """Build one lab, submit its whole set of submissions and grade them (two processes).
 
     The set: the instructor's solution, the untouched student version, each listed wrong variant,
     a wrapper around perclib per wrapped function, the visible tests' answers only, the correct
     variants, the solution and the first wrong variant with the seed pinned by the student, and the
     first wrong variant submitted twice (the one submission graded twice: two runs must agree).
     """
-    build, warm_env, empty_gradebook = warm
     course = _course(tmp, [lab])
-    env = {**build.jupyter_env(tmp / "jupyter"), **warm_env}
-    db = _gradebook(empty_gradebook, tmp)
-    # The kernels that grade start warm, as nbval's do (../conftest.py, tools/warm_kernel.py).
-    WARM.install(env["JUPYTER_DATA_DIR"])
+    env = build.jupyter_env(tmp / "jupyter")
+    db = f"sqlite:///{tmp / 'gradebook.db'}"
     assert build.generate(course, db=db, env=env) == [lab]
     source_nb = nbformat.read(course / "source" / lab / f"{lab}.ipynb", as_version=4)
     release_nb = nbformat.read(course / "release" / lab / f"{lab}.ipynb", as_version=4)
@@ -772,41 +702,6 @@ def _grade(lab, tmp, warm):
     rows = build.autograde(course, db=db, env=env, feedback=True, release=False, jobs=2)
     print("\n" + build.format_table(rows))
     return {"course": course, "lab": lab, "rows": {r["student"]: r for r in rows}}
-
-
-def _autograde_in_halves(build, course, tmp, env, together):
-    """Autograde every submission of ``course`` (gradebook ``tmp/gradebook.db``) and write the
-    feedback, in two nbgrader runs side by side, each on half of the submissions in its own copy
-    of the course and of the gradebook; then gather the graded notebooks and the feedback back
-    into ``course``. Return the table's rows.
-
-    Each submission's kernel leaves the processor idle for about a third of a second as it starts
-    (jupyter_client waits for the kernel's messages to stop) and stops: the other run fills it.
-    generate() registered the lab in the gradebook, so autograde need not build it again.
-
-    The submissions ``together`` and ``together-*`` (one graded again, one with the seed pinned)
-    stay in the first run, where nbgrader grades them one after the other: their kernels come from
-    the two warm servers in turn, two interpreters (tools/warm_kernel.py).
-    """
-    students = sorted(p.name for p in (course / "submitted").iterdir())
-    others = [s for s in students if s != together and not s.startswith(f"{together}-")][1::2]
-    other = tmp / "course-b"
-    shutil.copytree(course, other, ignore=shutil.ignore_patterns("submitted"))
-    shutil.copy(tmp / "gradebook.db", tmp / "gradebook-b.db")
-    for student in others:
-        shutil.move(course / "submitted" / student, other / "submitted" / student)
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        runs = [
-            pool.submit(
-                build.autograde, folder, db=f"sqlite:///{db}", env=env, feedback=True, release=False
-            )
-            for folder, db in ((course, tmp / "gradebook.db"), (other, tmp / "gradebook-b.db"))
-        ]
-        tables = [run.result() for run in runs]
-    for folder in ("submitted", "autograded", "feedback"):
-        for path in sorted((other / folder).iterdir()):
-            shutil.move(path, course / folder / path.name)
-    return sorted((row for table in tables for row in table), key=lambda row: row["student"])
 
 
 def _errors(course, student, lab):
@@ -1006,10 +901,10 @@ def _tamper(course, lab):
 
 
 @pytest.fixture(scope="class")
-def graded(request, tmp_path_factory, warm_nbgrader):
+def graded(request, tmp_path_factory, build):
     """The graded set of the test class's lab (``LAB``), once per class."""
     lab = request.cls.LAB
-    return _grade(lab, tmp_path_factory.mktemp(lab), warm_nbgrader)
+    return _grade(lab, tmp_path_factory.mktemp(lab), build)
 
 
 class _Lab:
@@ -1193,12 +1088,11 @@ def test_every_lab_has_its_proof_set():
     assert classes == set(labs), classes
 
 
-def test_student_pack_holds_no_solution_and_no_hidden_test(tmp_path, warm_nbgrader):
-    build, warm_env, empty_gradebook = warm_nbgrader
+def test_student_pack_holds_no_solution_and_no_hidden_test(tmp_path, build):
     labs = sorted(FUNCTIONS)
     course = _course(tmp_path, labs)
-    env = {**build.jupyter_env(tmp_path / "jupyter"), **warm_env}
-    db = _gradebook(empty_gradebook, tmp_path)
+    env = build.jupyter_env(tmp_path / "jupyter")
+    db = f"sqlite:///{tmp_path / 'gradebook.db'}"
     files = build.student_pack(course, tmp_path / "pack", env=env, db=db)
     assert sorted(p.relative_to(tmp_path / "pack").as_posix() for p in files) == [
         f"{lab}/{lab}.ipynb" for lab in labs
@@ -1250,3 +1144,81 @@ def test_handouts_hold_no_lab_solution_or_hidden_test():
         text = path.read_text(errors="replace")
         assert "labgrader" not in text and "BEGIN HIDDEN TESTS" not in text, path
         assert not _leaks([text], secrets), (path, _leaks([text], secrets)[:5])
+
+
+def test_a_grader_error_is_never_the_students(monkeypatch):
+    """A bug in the grader's own code (here lab 1's input maker of the step tests raises an
+    IndexError) gives "failed to grade" with the reason, no hint and no points taken as the
+    student's mistake, and the autograded notebook says the instructor will grade it. A data error
+    that the student's own return value causes (a history of None) stays the student's hint."""
+    monkeypatch.syspath_prepend(str(LABS / "grader"))
+    import labgrader.lab1
+    import labgrader.submission
+
+    def broken(rng, kind):
+        raise IndexError("a bug in the grader")
+
+    monkeypatch.setattr(labgrader.lab1, "_step_case", broken)
+    source = json.loads((LABS / "source" / "lab1" / "lab1.ipynb").read_text())
+    for cell in source["cells"]:
+        if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "fit":
+            cell["source"] = "def fit(X, y, eta=1.0, max_iter=100):\n    return np.zeros(2), 0.0, [None]"
+    folder = pathlib.Path(os.environ.get("TMPDIR", "/tmp")) / f"labs-grader-error-{os.getpid()}"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    try:
+        (folder / "lab1.ipynb").write_text(json.dumps(source))
+        verdict = labgrader.submission.grade(LABS, "lab1", "alice", folder / "lab1.ipynb")
+        # The autograded notebook is built on the release; the source's cells stand in for it.
+        (folder / "release" / "lab1").mkdir(parents=True)
+        shutil.copy(LABS / "source" / "lab1" / "lab1.ipynb", folder / "release" / "lab1")
+        nb = _load_build()._autograded_notebook(folder, verdict)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    tests = verdict["tests"]
+    assert verdict["status"] == "failed to grade", verdict
+    steps = ("test_step_mistake", "test_step_correct")  # the tests that draw from _step_case
+    assert tests["test_step_tie"]["score"] == tests["test_step_tie"]["points"], tests
+    for name in steps:
+        assert tests[name]["grader_error"] and tests[name]["hint"] is None, tests[name]
+        assert any(name in r and "IndexError" in r for r in verdict["reasons"]), verdict["reasons"]
+    assert tests["test_history_format"]["hint"], tests["test_history_format"]
+    assert not tests["test_history_format"]["grader_error"], tests["test_history_format"]
+    shown = {c["metadata"]["nbgrader"]["grade_id"]: c["outputs"] for c in nb["cells"]
+             if c.get("metadata", {}).get("nbgrader", {}).get("grade") and c["cell_type"] == "code"}
+    for name in steps:
+        errors = [o for o in shown[name] if o["output_type"] == "error"]
+        assert [o["ename"] for o in errors] == ["GraderError"], errors
+        assert "your instructor will grade it" in errors[0]["evalue"], errors
+
+
+@pytest.mark.parametrize("lab", ["lab2", "lab3", "lab4"])
+def test_explored_data_are_per_student_and_reproducible(lab, monkeypatch):
+    """The data a student explores derive from (secret, lab, student id): the released setup cell
+    holds the term's data key, one id gives the same seeds on every run, two ids different ones,
+    a new secret new ones; without an id the released notebook says to set it; the source
+    notebook keeps the instructor's variant (seed 0)."""
+    monkeypatch.syspath_prepend(str(LABS / "grader"))
+    import labgrader
+
+    nb = nbformat.read(LABS / "source" / lab / f"{lab}.ipynb", as_version=4)
+    setup = _cells(nb, "locked")["setup"].source
+    body = "\n".join(ln for ln in setup.splitlines() if not ln.startswith(("%", "from perclib")))
+    names = re.findall(r'my_seed\("(\w+)"\)', "\n".join(c.source for c in nb.cells))
+    assert names, f"{lab} explores no data set of the student's own"
+
+    def seeds(student, key=None):
+        ns = {"STUDENT_ID": student}
+        released = labgrader.personalize(body, lab, key)
+        assert released != body and labgrader.data_key(lab, key) in released
+        exec(released, ns)
+        return [ns["my_seed"](name) for name in names]
+
+    ns = {"STUDENT_ID": "alice"}
+    exec(body, ns)
+    assert [ns["my_seed"](name) for name in names] == [0] * len(names)
+    assert seeds("alice") == seeds("alice")
+    assert seeds("alice") != seeds("bob")
+    assert seeds("alice", key="another term's secret") != seeds("alice")
+    with pytest.raises(ValueError, match="STUDENT_ID"):
+        seeds("")
