@@ -177,18 +177,37 @@ def _scan(names):
     return found, stubs
 
 
+_ACTIVE = []  # the functions each enclosing blocked() stubbed, innermost last
+
+
 @contextlib.contextmanager
 def blocked(allow=()):
     """perclib's algorithms and scikit-learn's SGD perceptrons raise Blocked inside the block."""
     found, stubs = _algorithm_functions()
-    active = [f for module, f in found if not module.startswith(tuple(allow))]
-    for f in active:
-        f.__code__ = stubs[f][1]
+    active = [(f, stubs[f]) for module, f in found if not module.startswith(tuple(allow))]
+    for f, (_, stub) in active:
+        f.__code__ = stub
+    _ACTIVE.append(active)
     try:
         yield
     finally:
-        for f in active:
-            f.__code__ = stubs[f][0]
+        _ACTIVE.pop()
+        for f, (code, _) in active:
+            f.__code__ = code
+
+
+@contextlib.contextmanager
+def unblocked():
+    """Inside a blocked() block, perclib as it is: for the grader's own reference when it runs
+    in the same process as the function it grades (the instructor's notebook)."""
+    active = _ACTIVE[-1] if _ACTIVE else []
+    for f, (code, _) in active:
+        f.__code__ = code
+    try:
+        yield
+    finally:
+        for f, (_, stub) in active:
+            f.__code__ = stub
 
 
 # ---------------------------------------------------------------------------------------------
