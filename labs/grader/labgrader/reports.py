@@ -11,6 +11,7 @@ import io
 import itertools
 import keyword
 import pathlib
+import textwrap
 import tokenize
 
 STATUSES = ("graded", "tampered", "timed out", "failed to grade")
@@ -45,7 +46,7 @@ def plot_questions(path, lab, verdicts):
     import matplotlib.pyplot as plt
 
     tests = list(next(iter(verdicts.values()))["tests"]) if verdicts else []
-    fig, axes = plt.subplots(len(tests), 1, figsize=(8, 1.9 * max(len(tests), 1)), squeeze=False)
+    fig, axes = plt.subplots(len(tests), 1, figsize=(8, 2.1 * max(len(tests), 1)), squeeze=False)
     # Okabe-Ito: blue for full marks, vermillion for none, orange in between.
     colours = {"full": "#0072B2", "part": "#E69F00", "none": "#D55E00"}
     for ax, test in zip(axes[:, 0], tests):
@@ -58,12 +59,12 @@ def plot_questions(path, lab, verdicts):
                color=[colours["full" if s == points else "none" if s == 0 else "part"] for s in values])  # fmt: skip
         hints = collections.Counter(r["hint"].split(": ", 1)[-1] for r in rows if r["hint"])
         top = hints.most_common(1)
-        ax.set_title(f"{test} ({points:g} points): {len(rows)} submissions", fontsize=9, loc="left")
+        hint = f"most frequent hint ({top[0][1]}x): {top[0][0]}" if top else "no hint given"
+        unit = "point" if points == 1 else "points"
+        title = f"{test} ({points:g} {unit}, {len(rows)} submissions). {hint}"
+        ax.set_title(textwrap.fill(title, 120), fontsize=8, loc="left")
         ax.set_ylabel("submissions", fontsize=8)
-        ax.set_xlabel("score", fontsize=8)
-        text = f"most frequent hint ({top[0][1]}x): {top[0][0][:110]}" if top else "no hint given"
-        ax.text(1.0, 1.02, "", transform=ax.transAxes)
-        ax.annotate(text, (0.01, -0.62), xycoords="axes fraction", fontsize=7)
+        ax.set_xlabel("points scored", fontsize=8)
     fig.suptitle(f"{lab}: scores per hidden test (blue full, orange part, vermillion none)", fontsize=10)
     fig.tight_layout(h_pad=2.2)
     fig.savefig(path, dpi=110)
