@@ -988,10 +988,12 @@ class _Lab:
                 assert _full(row), (lab, student, row)
             else:
                 assert set(row["failed"]) == cheated, (lab, student, row["failed"], cheated)
-        # Inputs, prints and the student's own exception text never reach the feedback.
+        # Inputs, prints and the student's own exception text never reach the feedback (the
+        # feedback shows the student's code, which names them: what must not appear is a value,
+        # the message or the print rendered with a hidden input, "LEAKED [[..." or "with [[...").
         for student in ATTACKS.get(lab, {}):
             text, _ = _feedback(graded["course"], student, lab)
-            assert "LEAKED" not in text and "called with" not in text, (lab, student)
+            assert not re.search(r"LEAKED \[|called with \[", text), (lab, student)
 
     def test_limits_and_tampering_are_marked(self, graded):
         rows = graded["rows"]
