@@ -1,22 +1,24 @@
 """The graded labs (``labs/``): grades an instructor can trust.
 
-One build per lab, and its submissions graded by two ``nbgrader autograde`` runs side by side, half
-each (a test class per lab, so that ``--dist loadscope`` grades the labs on different workers), in
-a temporary copy of the course (the repository is never written): the instructor's solution, the
-untouched student version, each listed wrong variant, a wrapper around perclib for each function it
-wraps, a notebook made only of answers to the visible tests, correct variants (lists, float32, extra
-keys, another subgradient), a solution and a wrong variant with the seed pinned by the student, and
-a repeated submission (two kernel runs of the same notebook must agree; the only submission graded
-twice). The table is printed (``pytest -s`` shows it) by the same code as ``make grade``.
+One build per lab (a test class per lab, so that ``--dist loadscope`` grades the labs on different
+workers), in a temporary copy of the course (the repository is never written), and its submissions
+graded by ``build.autograde`` (sandboxed, two processes): the instructor's solution, the untouched
+student version, each listed wrong variant, a wrapper around perclib for each function it wraps, a
+notebook made only of answers to the visible tests, correct variants (lists, float32, extra keys,
+another subgradient), a solution and a wrong variant with the seed pinned by the student, a
+repeated submission (two gradings of the same notebook must agree), and the attacks on the grader
+(``ATTACKS``). nbgrader runs as a plain command, with Jupyter's config, data and runtime folders in
+the test's temporary folder. The table is printed (``pytest -s`` shows it) by the same code as
+``make grade``.
 """
 
 from __future__ import annotations
 
 import ast
-import concurrent.futures
 import html
 import importlib.util
 import json
+import os
 import pathlib
 import pickle
 import re
@@ -652,54 +654,22 @@ def _course(tmp, labs):
 
 
 @pytest.fixture(scope="session")
-def nbgrader_setup(tmp_path_factory):
-    """``(build, empty gradebook)``: the labs' build module, which runs nbgrader, and the path of
-    an empty gradebook. nbgrader stamps a new gradebook with the head revision of its database
-    scripts, asking `alembic heads` (a new Python process); alembic's ScriptDirectory, which that
-    command reads, gives it here, once, and each grading starts from a copy."""
-    folder = tmp_path_factory.mktemp("nbgrader")
-    from alembic.script import ScriptDirectory
-    from nbgrader import api, dbutil
-
-    def head():
-        return ScriptDirectory(dbutil.ALEMBIC_DIR).get_current_head()
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(api, "get_alembic_version", head)
-        with api.Gradebook(f"sqlite:///{folder / 'empty.db'}"):
-            pass
-    return _load_build(), folder / "empty.db"
+def build():
+    """The labs' build module (labs/build.py), which runs nbgrader as a plain command."""
+    return _load_build()
 
 
-def _jupyter_env(build, folder):
-    """The labs' Jupyter environment in ``folder``, whose config gives each grading kernel up to
-    five minutes to start instead of nbclient's one: on a loaded machine a cold kernel that
-    imports scikit-learn and matplotlib can take longer, and its submission would go ungraded."""
-    env = build.jupyter_env(folder)
-    config = pathlib.Path(env["JUPYTER_CONFIG_DIR"]) / "nbgrader_config.py"
-    config.write_text("c = get_config()  # noqa: F821\nc.Execute.startup_timeout = 300\n")
-    return env
-
-
-def _gradebook(empty, folder):
-    """A copy of the empty gradebook (nbgrader_setup) as ``folder/gradebook.db``: its URL. nbgrader
-    then finds a gradebook and starts no alembic process to make one."""
-    shutil.copy(empty, folder / "gradebook.db")
-    return f"sqlite:///{folder / 'gradebook.db'}"
-
-
-def _grade(lab, tmp, setup):
-    """Build one lab, submit its whole set of submissions and autograde them (two nbgrader runs).
+def _grade(lab, tmp, build):
+    """Build one lab, submit its whole set of submissions and grade them (two processes).
 
     The set: the instructor's solution, the untouched student version, each listed wrong variant,
     a wrapper around perclib per wrapped function, the visible tests' answers only, the correct
     variants, the solution and the first wrong variant with the seed pinned by the student, and the
     first wrong variant submitted twice (the one submission graded twice: two runs must agree).
     """
-    build, empty_gradebook = setup
     course = _course(tmp, [lab])
-    env = _jupyter_env(build, tmp / "jupyter")
-    db = _gradebook(empty_gradebook, tmp)
+    env = build.jupyter_env(tmp / "jupyter")
+    db = f"sqlite:///{tmp / 'gradebook.db'}"
     assert build.generate(course, db=db, env=env) == [lab]
     source_nb = nbformat.read(course / "source" / lab / f"{lab}.ipynb", as_version=4)
     release_nb = nbformat.read(course / "release" / lab / f"{lab}.ipynb", as_version=4)
@@ -719,43 +689,19 @@ def _grade(lab, tmp, setup):
     first = next(iter(WRONG[lab]))
     submit(f"{first}-pinned-seed", _solved(release_nb, source_nb, WRONG[lab][first][0], pin=True))
     submit(f"{first}-again", _solved(release_nb, source_nb, WRONG[lab][first][0]))
-    rows = _autograde_in_halves(build, course, tmp, env, together=first)
-    print("\n" + build.format_table(rows, build.grading_seed(course)))
+    for student, (cells, edits, base) in ATTACKS.get(lab, {}).items():
+        nb = _solved(release_nb, source_nb, edits) if base == "solution" else nbformat.from_dict(
+            json.loads(json.dumps(release_nb))
+        )
+        for text in cells:
+            text = text.replace("COURSE", str(course))
+            nb.cells.insert(2, nbformat.v4.new_code_cell(text))
+        submit(student, nb)
+    if lab == "lab1":
+        _tamper(course, lab)
+    rows = build.autograde(course, db=db, env=env, feedback=True, release=False, jobs=2)
+    print("\n" + build.format_table(rows))
     return {"course": course, "lab": lab, "rows": {r["student"]: r for r in rows}}
-
-
-def _autograde_in_halves(build, course, tmp, env, together):
-    """Autograde every submission of ``course`` (gradebook ``tmp/gradebook.db``) and write the
-    feedback, in two nbgrader runs side by side, each on half of the submissions in its own copy
-    of the course and of the gradebook; then gather the graded notebooks and the feedback back
-    into ``course``. Return the table's rows.
-
-    Each submission's kernel leaves the processor idle for about a third of a second as it starts
-    (jupyter_client waits for the kernel's messages to stop) and stops: the other run fills it.
-    generate() registered the lab in the gradebook, so autograde need not build it again.
-
-    The submissions ``together`` and ``together-*`` (one graded again, one with the seed pinned)
-    stay in the first run, where nbgrader grades them one after the other, each in a new kernel.
-    """
-    students = sorted(p.name for p in (course / "submitted").iterdir())
-    others = [s for s in students if s != together and not s.startswith(f"{together}-")][1::2]
-    other = tmp / "course-b"
-    shutil.copytree(course, other, ignore=shutil.ignore_patterns("submitted"))
-    shutil.copy(tmp / "gradebook.db", tmp / "gradebook-b.db")
-    for student in others:
-        shutil.move(course / "submitted" / student, other / "submitted" / student)
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        runs = [
-            pool.submit(
-                build.autograde, folder, db=f"sqlite:///{db}", env=env, feedback=True, release=False
-            )
-            for folder, db in ((course, tmp / "gradebook.db"), (other, tmp / "gradebook-b.db"))
-        ]
-        tables = [run.result() for run in runs]
-    for folder in ("submitted", "autograded", "feedback"):
-        for path in sorted((other / folder).iterdir()):
-            shutil.move(path, course / folder / path.name)
-    return sorted((row for table in tables for row in table), key=lambda row: row["student"])
 
 
 def _errors(course, student, lab):
@@ -771,11 +717,194 @@ def _full(row):
     return row["auto_max"] > 0 and row["auto"] == row["auto_max"]
 
 
+
+# Attacks on the grader, each a submission: (cells added at the top, edits of the solution, base:
+# "solution" or "untouched"). COURSE is replaced by the course folder: the worst case, a student
+# who knows where the grader runs.
+ATTACKS = {
+    "lab1": {
+        "attack-ast-transformer": (
+            [
+                "import ast\n"
+                "class Shield(ast.NodeTransformer):\n"
+                "    def visit_Module(self, node):\n"
+                "        body = node.body or [ast.Pass()]\n"
+                "        handler = ast.ExceptHandler(type=ast.Name('BaseException', ast.Load()),"
+                " name=None, body=[ast.Pass()])\n"
+                "        node.body = [ast.Try(body=body, handlers=[handler], orelse=[],"
+                " finalbody=[])]\n"
+                "        return ast.fix_missing_locations(node)\n"
+                "get_ipython().ast_transformers.append(Shield())"
+            ],
+            [],
+            "untouched",
+        ),
+        "attack-gradebook": (
+            [
+                "import sqlite3\n"
+                "db = sqlite3.connect('COURSE/gradebook.db')\n"
+                "db.execute('UPDATE grade SET manual_score = max_score'); db.commit()"
+            ],
+            [],
+            "untouched",
+        ),
+        "attack-stack-peek": (
+            [],
+            [
+                (
+                    "fit",
+                    "= SOURCE",
+                    "import sys\n"
+                    "def fit(X, y, eta=1.0, max_iter=100):\n"
+                    "    f = sys._getframe(1)\n"
+                    "    while f is not None:\n"
+                    "        if 'want_w' in f.f_locals:\n"
+                    "            return f.f_locals['want_w'], f.f_locals['want_b'], f.f_locals['ref']\n"
+                    "        f = f.f_back\n"
+                    "    return None",
+                )
+            ],
+            "solution",
+        ),
+        "attack-sabotage": (
+            [
+                "import glob\n"
+                "for p in glob.glob('COURSE/submitted/*/lab1/lab1.ipynb') + "
+                "glob.glob('../../*/lab1/lab1.ipynb'):\n"
+                "    open(p, 'w').write('{}')"
+            ],
+            [],
+            "solution",
+        ),
+        "attack-output-flood": (["for i in range(20000):\n    print('flood', i)"], [], "solution"),
+    },
+    "lab2": {
+        "attack-read-source": (
+            [
+                "import json, pathlib\n"
+                "for p in [pathlib.Path('COURSE/source/lab2/lab2.ipynb'), "
+                "*pathlib.Path.cwd().parents]:\n"
+                "    for nb in ([p] if p.suffix else p.glob('**/source/lab2/lab2.ipynb')):\n"
+                "        for c in json.loads(nb.read_text())['cells']:\n"
+                "            if 'BEGIN SOLUTION' in ''.join(c['source']):\n"
+                "                exec(''.join(c['source']))"
+            ],
+            [],
+            "untouched",
+        ),
+        "max-margin-imported": (
+            [],
+            [
+                (
+                    "novikoff_bound",
+                    "gamma = max_margin(X, y)[2]",
+                    "import perclib.theory\n    gamma = perclib.theory.max_margin(X, y)[2]",
+                )
+            ],
+            "solution",
+        ),
+    },
+    "lab3": {
+        "attack-patch-numpy": (
+            [
+                "import numpy as np\n"
+                "np.all = np.allclose = np.isclose = np.array_equal = lambda *a, **k: True"
+            ],
+            [],
+            "untouched",
+        ),
+        "lazy-augmented": (
+            [],
+            [
+                (
+                    "averaged_fit",
+                    "= SOURCE",
+                    """
+def averaged_fit(X, y, eta=1.0, max_iter=10):
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y, dtype=float)
+    n, d = X.shape
+    v, u, c = np.zeros(d + 1), np.zeros(d + 1), 1
+    for _ in range(max_iter):
+        for i in range(n):
+            z = np.append(X[i], 1.0)  # a new vector per example: the augmented example
+            if y[i] * (v @ z) <= 0:
+                v = v + eta * y[i] * z
+                u = u + eta * y[i] * c * z
+            c += 1
+    avg = v - u / c
+    return avg[:d], avg[d]
+""",
+                )
+            ],
+            "solution",
+        ),
+        "endless-loop": (
+            [],
+            [("multiclass_step", "y_hat = int(np.argmax(W @ x + b))", "while True:\n        pass")],
+            "solution",
+        ),
+    },
+    "lab4": {
+        "attack-import-grader": (
+            [
+                "import importlib\n"
+                "g = importlib.import_module('lab' + 'grader' + '.lab4')\n"
+                "training_mistakes = g.ref_mistakes"
+            ],
+            [],
+            "untouched",
+        ),
+        "attack-hinge": (
+            [],
+            [
+                (
+                    "perceptron_loss",
+                    "= SOURCE",
+                    "from sklearn.linear_model._sgd_fast import Hinge\n"
+                    "def perceptron_loss(w, b, X, y):\n"
+                    "    a = np.asarray(X, float) @ np.asarray(w, float) + b\n"
+                    "    h = Hinge(0.0)\n"
+                    "    return float(np.mean([h.py_loss(ai, yi) for ai, yi in zip(a, y)]))",
+                )
+            ],
+            "solution",
+        ),
+        "attack-leak": (
+            [],
+            [
+                (
+                    "pocket_fit",
+                    "= SOURCE",
+                    "def pocket_fit(X, y, eta=1.0, max_iter=10):\n"
+                    "    print('pocket_fit called with', np.asarray(X).tolist())\n"
+                    "    raise ValueError('LEAKED ' + repr(np.asarray(X).tolist()))",
+                )
+            ],
+            "solution",
+        ),
+    },
+}
+
+
+def _tamper(course, lab):
+    """A solution whose test cell lost its points and whose other test cell was deleted."""
+    path = course / "submitted" / "solution" / lab / f"{lab}.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    tests = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade") and
+             c.cell_type == "code"]  # fmt: skip
+    tests[0].metadata["nbgrader"]["points"] = 0
+    nb.cells.remove(tests[1])
+    folder = course / "submitted" / "tampered-metadata" / lab
+    folder.mkdir(parents=True)
+    nbformat.write(nb, folder / f"{lab}.ipynb")
+
+
 @pytest.fixture(scope="class")
-def graded(request, tmp_path_factory, nbgrader_setup):
+def graded(request, tmp_path_factory, build):
     """The graded set of the test class's lab (``LAB``), once per class."""
     lab = request.cls.LAB
-    return _grade(lab, tmp_path_factory.mktemp(lab), nbgrader_setup)
+    return _grade(lab, tmp_path_factory.mktemp(lab), build)
 
 
 class _Lab:
@@ -828,24 +957,67 @@ class _Lab:
             row = graded["rows"][f"wrapper-{name}"]
             assert set(row["failed"]) == FUNCTIONS[self.LAB][name], (self.LAB, name, row["failed"])
 
-    def test_seed_is_the_instructors_and_grades_replay(self, graded):
-        """A student's SEED changes nothing; two runs of one notebook agree; the seed is in it."""
+    def test_variants_are_per_student_and_grades_replay(self, graded):
+        """A student's SEED changes nothing; two runs of one notebook agree; each student's
+        variant is recorded in the graded notebook, and two students' variants differ."""
         course, lab = graded["course"], self.LAB
-        seed = json.loads((course / "grader" / "grading.json").read_text())["seed"]
         first = next(iter(WRONG[lab]))
         rows = [graded["rows"][s] for s in (first, f"{first}-pinned-seed", f"{first}-again")]
-        assert all(
-            (r["auto"], r["failed"]) == (rows[0]["auto"], rows[0]["failed"]) for r in rows
-        ), rows
-        nb = nbformat.read(course / "autograded" / first / lab / f"{lab}.ipynb", as_version=4)
-        outputs = [
-            o.get("text", "")
-            for c in _cells(nb, "grade").values()
-            if c.cell_type == "code"
-            for o in c.outputs
-        ]
-        recorded = [t for t in outputs if "[grader]" in t]
-        assert recorded and all(f"seed {seed}" in t for t in recorded), recorded
+        assert all(r["failed"] == rows[0]["failed"] for r in rows), rows
+        assert rows[0]["auto"] == rows[1]["auto"] == rows[2]["auto"], rows
+        variants = {}
+        for student in (first, "solution"):
+            nb = nbformat.read(course / "autograded" / student / lab / f"{lab}.ipynb", as_version=4)
+            text = [o.get("text", "") for c in _cells(nb, "grade").values()
+                    if c.cell_type == "code" for o in c.outputs]  # fmt: skip
+            variants[student] = graded["rows"][student]["variant"]
+            assert text and all(f"variant {variants[student]}" in t for t in text if "[grader]" in t)
+        assert variants[first] != variants["solution"]
+
+    def test_attacks_earn_only_their_real_work(self, graded):
+        """Each attack gets what its real work earns (nothing for the untouched base; for a base
+        with the solution, everything but the functions it cheats on), or is stopped and marked."""
+        lab, rows = self.LAB, graded["rows"]
+        for student, (_, edits, base) in ATTACKS.get(lab, {}).items():
+            row = rows[student]
+            cheated = set().union(*(FUNCTIONS[lab].get(e[0], set()) for e in edits)) if edits else set()
+            if base == "untouched":
+                assert row["auto"] == 0, (lab, student, row)
+            elif student in ("max-margin-imported", "lazy-augmented", "attack-output-flood",
+                             "attack-sabotage"):  # fmt: skip
+                assert _full(row), (lab, student, row)
+            else:
+                assert set(row["failed"]) == cheated, (lab, student, row["failed"], cheated)
+        # Inputs, prints and the student's own exception text never reach the feedback (the
+        # feedback shows the student's code, which names them: what must not appear is a value,
+        # the message or the print rendered with a hidden input, "LEAKED [[..." or "with [[...").
+        for student in ATTACKS.get(lab, {}):
+            text, _ = _feedback(graded["course"], student, lab)
+            assert not re.search(r"LEAKED \[|called with \[", text), (lab, student)
+
+    def test_limits_and_tampering_are_marked(self, graded):
+        rows = graded["rows"]
+        if self.LAB == "lab3":
+            row = rows["endless-loop"]
+            assert row["status"] == "timed out", row
+            assert set(row["failed"]) == {"test_multiclass_step"}, row
+        if self.LAB == "lab1":
+            row = rows["tampered-metadata"]
+            assert row["status"] == "tampered" and _full(row), row
+            assert any("deleted" in r for r in row["reasons"]), row
+            victim = graded["course"] / "submitted" / "solution" / "lab1" / "lab1.ipynb"
+            assert nbformat.read(victim, as_version=4).cells, "a classmate's file was overwritten"
+            assert rows["attack-gradebook"]["written"].startswith("0/"), rows["attack-gradebook"]
+
+    def test_export_and_reports(self, graded):
+        course, lab = graded["course"], self.LAB
+        lines = (course / "reports" / f"{lab}.csv").read_text().splitlines()
+        assert lines[0].startswith("student,") and lines[0].endswith(",total,max,status,flags")
+        assert len(lines) == len(graded["rows"]) + 1
+        assert (course / "reports" / f"{lab}-questions.png").stat().st_size > 10_000
+        pairs = (course / "reports" / f"{lab}-similarity.txt").read_text()
+        # The solution and its pinned-seed copy differ only by a line: near-identical.
+        assert "solution" in pairs, pairs
 
     def test_written_answers_await_manual_grading(self, graded):
         rows = graded["rows"]
@@ -918,12 +1090,11 @@ def test_every_lab_has_its_proof_set():
     assert classes == set(labs), classes
 
 
-def test_student_pack_holds_no_solution_and_no_hidden_test(tmp_path, nbgrader_setup):
-    build, empty_gradebook = nbgrader_setup
+def test_student_pack_holds_no_solution_and_no_hidden_test(tmp_path, build):
     labs = sorted(FUNCTIONS)
     course = _course(tmp_path, labs)
-    env = _jupyter_env(build, tmp_path / "jupyter")
-    db = _gradebook(empty_gradebook, tmp_path)
+    env = build.jupyter_env(tmp_path / "jupyter")
+    db = f"sqlite:///{tmp_path / 'gradebook.db'}"
     files = build.student_pack(course, tmp_path / "pack", env=env, db=db)
     assert sorted(p.relative_to(tmp_path / "pack").as_posix() for p in files) == [
         f"{lab}/{lab}.ipynb" for lab in labs
@@ -975,3 +1146,81 @@ def test_handouts_hold_no_lab_solution_or_hidden_test():
         text = path.read_text(errors="replace")
         assert "labgrader" not in text and "BEGIN HIDDEN TESTS" not in text, path
         assert not _leaks([text], secrets), (path, _leaks([text], secrets)[:5])
+
+
+def test_a_grader_error_is_never_the_students(monkeypatch):
+    """A bug in the grader's own code (here lab 1's input maker of the step tests raises an
+    IndexError) gives "failed to grade" with the reason, no hint and no points taken as the
+    student's mistake, and the autograded notebook says the instructor will grade it. A data error
+    that the student's own return value causes (a history of None) stays the student's hint."""
+    monkeypatch.syspath_prepend(str(LABS / "grader"))
+    import labgrader.lab1
+    import labgrader.submission
+
+    def broken(rng, kind):
+        raise IndexError("a bug in the grader")
+
+    monkeypatch.setattr(labgrader.lab1, "_step_case", broken)
+    source = json.loads((LABS / "source" / "lab1" / "lab1.ipynb").read_text())
+    for cell in source["cells"]:
+        if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "fit":
+            cell["source"] = "def fit(X, y, eta=1.0, max_iter=100):\n    return np.zeros(2), 0.0, [None]"
+    folder = pathlib.Path(os.environ.get("TMPDIR", "/tmp")) / f"labs-grader-error-{os.getpid()}"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    try:
+        (folder / "lab1.ipynb").write_text(json.dumps(source))
+        verdict = labgrader.submission.grade(LABS, "lab1", "alice", folder / "lab1.ipynb")
+        # The autograded notebook is built on the release; the source's cells stand in for it.
+        (folder / "release" / "lab1").mkdir(parents=True)
+        shutil.copy(LABS / "source" / "lab1" / "lab1.ipynb", folder / "release" / "lab1")
+        nb = _load_build()._autograded_notebook(folder, verdict)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    tests = verdict["tests"]
+    assert verdict["status"] == "failed to grade", verdict
+    steps = ("test_step_mistake", "test_step_correct")  # the tests that draw from _step_case
+    assert tests["test_step_tie"]["score"] == tests["test_step_tie"]["points"], tests
+    for name in steps:
+        assert tests[name]["grader_error"] and tests[name]["hint"] is None, tests[name]
+        assert any(name in r and "IndexError" in r for r in verdict["reasons"]), verdict["reasons"]
+    assert tests["test_history_format"]["hint"], tests["test_history_format"]
+    assert not tests["test_history_format"]["grader_error"], tests["test_history_format"]
+    shown = {c["metadata"]["nbgrader"]["grade_id"]: c["outputs"] for c in nb["cells"]
+             if c.get("metadata", {}).get("nbgrader", {}).get("grade") and c["cell_type"] == "code"}
+    for name in steps:
+        errors = [o for o in shown[name] if o["output_type"] == "error"]
+        assert [o["ename"] for o in errors] == ["GraderError"], errors
+        assert "your instructor will grade it" in errors[0]["evalue"], errors
+
+
+@pytest.mark.parametrize("lab", ["lab2", "lab3", "lab4"])
+def test_explored_data_are_per_student_and_reproducible(lab, monkeypatch):
+    """The data a student explores derive from (secret, lab, student id): the released setup cell
+    holds the term's data key, one id gives the same seeds on every run, two ids different ones,
+    a new secret new ones; without an id the released notebook says to set it; the source
+    notebook keeps the instructor's variant (seed 0)."""
+    monkeypatch.syspath_prepend(str(LABS / "grader"))
+    import labgrader
+
+    nb = nbformat.read(LABS / "source" / lab / f"{lab}.ipynb", as_version=4)
+    setup = _cells(nb, "locked")["setup"].source
+    body = "\n".join(ln for ln in setup.splitlines() if not ln.startswith(("%", "from perclib")))
+    names = re.findall(r'my_seed\("(\w+)"\)', "\n".join(c.source for c in nb.cells))
+    assert names, f"{lab} explores no data set of the student's own"
+
+    def seeds(student, key=None):
+        ns = {"STUDENT_ID": student}
+        released = labgrader.personalize(body, lab, key)
+        assert released != body and labgrader.data_key(lab, key) in released
+        exec(released, ns)
+        return [ns["my_seed"](name) for name in names]
+
+    ns = {"STUDENT_ID": "alice"}
+    exec(body, ns)
+    assert [ns["my_seed"](name) for name in names] == [0] * len(names)
+    assert seeds("alice") == seeds("alice")
+    assert seeds("alice") != seeds("bob")
+    assert seeds("alice", key="another term's secret") != seeds("alice")
+    with pytest.raises(ValueError, match="STUDENT_ID"):
+        seeds("")
