@@ -326,8 +326,8 @@ def check_epoch(
         The number of the first epoch (for the messages).
     reveal : bool, default=False
         False: a wrong step gets a hint about the kind of mistake (left out the bias, the margin
-        rule's step instead of the prediction rule's, the wrong sign, an update where there is none),
-        never the right value. True: the message also says what the value should be (for
+        rule's step instead of the prediction rule's, the wrong sign, an update where there is
+        none), never the right value. True: the message also says what the value should be (for
         instructors, and for a student who has given up on that step).
 
     Returns
