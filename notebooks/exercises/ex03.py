@@ -350,10 +350,7 @@ def _judge_breaks(answer):
         return "the step is a whole number: 1 for the first point visited, or 0 for none."
     p = _point_of(point)
     if p is None:
-        return (
-            'the point is two coordinates, written (0, 1), [0, 1], "<0,1>" or "0,1", '
-            'or "none".'
-        )
+        return 'the point is two coordinates, written (0, 1), [0, 1], "<0,1>" or "0,1", or "none".'
     breaking = {k: pts for k, pts in _broken("margin", _REVERSED).items() if pts}
     first = min(breaking)
     if int(n) == first and p in breaking[first]:
