@@ -318,7 +318,7 @@ def check_epoch(
     theta0 : sequence, optional
         θ before the first row (default: all zeros).
     rule : {"prediction", "margin"}, default="prediction"
-        The lecture's rule θ ← θ + η(y − ŷ)(1, x), or the margin rule θ ← θ + ηy(1, x).
+        The prediction rule θ ← θ + η(y − ŷ)(1, x), or the margin rule θ ← θ + ηy(1, x).
     eta : float, default=1.0
     epochs : int, default=1
         How many epochs the answer should cover (each visits every point once, in any order).
@@ -326,8 +326,8 @@ def check_epoch(
         The number of the first epoch (for the messages).
     reveal : bool, default=False
         False: a wrong step gets a hint about the kind of mistake (left out the bias, the margin
-        rule's step instead of the lecture's, the wrong sign, an update where there is none),
-        never the right value. True: the message also says what the value should be (for
+        rule's step instead of the prediction rule's, the wrong sign, an update where there is
+        none), never the right value. True: the message also says what the value should be (for
         instructors, and for a student who has given up on that step).
 
     Returns
@@ -521,7 +521,7 @@ def _check_row(row, ref, theta, where, rule, eta, d, reveal):
         guesses.append(
             (
                 theta + eta * y * z,
-                "you took the margin rule's step ηy(1, x); the lecture's rule adds "
+                "you took the margin rule's step ηy(1, x); the prediction rule adds "
                 "η(y − ŷ)(1, x), which is twice that on a mistake",
             )
         )
@@ -529,7 +529,7 @@ def _check_row(row, ref, theta, where, rule, eta, d, reveal):
         guesses.append(
             (
                 theta + 2 * eta * y * z,
-                "you took the lecture's step η(y − ŷ)(1, x); the margin rule "
+                "you took the prediction rule's step η(y − ŷ)(1, x); the margin rule "
                 "adds ηy(1, x), half of that",
             )
         )

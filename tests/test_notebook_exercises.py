@@ -150,6 +150,9 @@ def test_02_exercises_accept_every_valid_form_and_hint_without_the_answer():
 
 
 def test_03_choices_are_graded_on_the_students_own_choice():
+    from decimal import Decimal
+    from fractions import Fraction
+
     X, y = worked_example()
     # brute force over the 24 visiting orders: 2 end epoch 1 where the course's order does
     ends = {
@@ -158,19 +161,24 @@ def test_03_choices_are_graded_on_the_students_own_choice():
     }
     assert sum(e == (-2, 0, 0) for e in ends.values()) == 2
     assert sum(e == (-2, 2, 0) for e in ends.values()) == 12
-    solution = str(show_solution("03-2"))
+    solution = str(show_solution("03-3"))
     assert "2 orders" in solution and "So 2 of the 24" in solution and "4 of the 24" not in solution
     for perm, end in ends.items():
         order = [tuple(X[i]) for i in perm]
-        assert check("03-2", (order, end, 2))
-        assert check("03-2", (order, list(end), "2"))  # other valid forms
-        assert not check("03-2", (order, end, 4))  # the old, wrong count
-        assert not check("03-2", (order, (-2, 0, 0) if end != (-2, 0, 0) else (-2, 2, 0), 2))
+        assert check("03-3", (order, end, 2))
+        assert check("03-3", (order, list(end), "2"))  # other valid forms
+        assert check("03-3", (order, str(end), Decimal(2)))
+        assert not check("03-3", (order, end, 4))  # the old, wrong count
+        assert not check("03-3", (order, (-2, 0, 0) if end != (-2, 0, 0) else (-2, 2, 0), 2))
     # a guess does not pass: "no" (the old answer form) and a fixed theta fail on most orders
-    assert not check("03-2", ([tuple(X[i]) for i in (3, 2, 1, 0)], "no", 2))
-    assert sum(bool(check("03-2", ([tuple(X[i]) for i in p], (-2, 2, 0), 2))) for p in ends) == 12
-    assert not check("03-2", ([(1, 1)] * 4, (-2, 0, 0), 2))
-    assert check("03-2", ([..., ..., ..., ...], ..., ...)).neutral
+    assert not check("03-3", ([tuple(X[i]) for i in (3, 2, 1, 0)], "no", 2))
+    assert sum(bool(check("03-3", ([tuple(X[i]) for i in p], (-2, 2, 0), 2))) for p in ends) == 12
+    assert not check("03-3", ([(1, 1)] * 4, (-2, 0, 0), 2))
+    assert check("03-3", ([..., ..., ..., ...], ..., ...)).neutral
+    # 2: the reversed run, every numeric form
+    for form in (1, "1", 1.0, [1], Fraction(1), Decimal("1")):
+        assert check("03-2", form)
+    assert not check("03-2", 3)
     blank = check("03-1", [((1, 1), ..., ..., ...)])
     assert blank.neutral
     rows = [
@@ -178,12 +186,23 @@ def test_03_choices_are_graded_on_the_students_own_choice():
         for r in epoch_trace(X, y, range(4), theta0=(1, -1, 0))
     ]
     assert check("03-1", rows)
+    # numbers as strings, Decimal and Fraction, θ as a string
+    as_text = [
+        (str(x.tolist()), str(a), Decimal(str(p)), str(tuple(t.tolist()))) for x, a, p, t in rows
+    ]
+    assert check("03-1", as_text)
     assert not check("03-1", LECTURE_EPOCH1)  # the course's start is not this one
-    # 5: the margin rule in reverse order breaks <0,0> at step 3; guesses fail
-    assert check("03-5", (3, (0, 0))) and check("03-5", ("3", [0.0, 0.0]))
-    assert check("03-5", (np.int64(3), np.array([0, 0])))
+    # 5: the margin rule in reverse order breaks <0,0> at step 3, for reason c; guesses fail
+    for point in ((0, 0), [0.0, 0.0], np.array([0, 0]), "<0,0>", "(0, 0)", "0,0"):
+        assert check("03-5", (3, point), because="c"), point
+    assert check("03-5", ("3", [0.0, 0.0]), because="(C)")
+    assert not check("03-5", (3, (0, 0)), because="b")
+    hints = set()
     for wrong in ((0, "none"), (1, (1, 1)), (3, (1, 1)), (6, (0, 0)), (5, (0, 0))):
-        assert not check("03-5", wrong)
+        fb = check("03-5", wrong, because="c")
+        assert not fb
+        hints.add(fb.message)
+    assert len(hints) == 1  # one hint for every wrong (step, point): no step is confirmed
     assert check("03-5", (..., ...)).neutral
 
 
@@ -225,8 +244,13 @@ def test_04_exercises():
     }
     assert runs[0.1] > runs[1.0]
     assert check("04-2", ("more", "b")) and check("04-2", ("More.", "(B)"))
+    assert check("04-2", ("more updates", "b")) and check("04-2", ("increase", "b"))
+    assert "must be" not in check("04-2", ("the same", "b")).message  # a valid form, judged
+    hints = set()
     for wrong in (("same", "b"), ("fewer", "b"), ("more", "a"), ("more", "c"), ("more", "d")):
         assert not check("04-2", wrong)
+        hints.add(check("04-2", wrong).message)
+    assert len(hints) == 1  # the parts are judged together
     assert check("04-2", (..., ...)).neutral
     # 3: the translated pair: R^2 = 10, gamma* = 1/sqrt(5), bound 50 (centred: 2)
     bound = mistake_bound(np.array([[3.0], [1.0]]), np.array([1, -1]))
@@ -238,24 +262,28 @@ def test_04_exercises():
     for wrong, words in ((2, "centred"), (10, "R² right"), (45, "augmented")):
         fb = check("04-3", wrong)
         assert not fb and words in fb.message and "50" not in fb.message
-    # 4: the reference is perclib.theory.margin, an independent implementation
-    for (Xc, yc, w, b), ref in get_exercise("04-4").expected(np.random.default_rng(1)):
-        assert ref == pytest.approx(margin(Xc, yc, w, b))
-    assert check_function("04-4", margin)
-    fb = check_function("04-4", lambda X, y, w, b: np.min(y * (X @ w + b)) / np.linalg.norm(w))
-    assert not fb and "geometric distance" in fb.message
-    # 5: the conclusion, the number and the reason, every valid form; guesses and filler fail
-    for form in (("no", 1600, "b"), ("No ", 1600.0, "B"), ("no", Fraction(1600), "b")):
+    # 4: from w0 = 0 the allowed updates are Novikoff's bound; margin is not the answer
+    for (w0, _w_star, _eta, g, R), ref in get_exercise("04-4").expected(np.random.default_rng(1)):
+        if not np.any(w0):
+            assert ref == pytest.approx((R / g) ** 2)
+        assert ref >= 0
+    assert not check_function("04-4", lambda w0, w_star, eta, g, R: margin(w0, w_star, eta, g))
+    fb = check_function("04-4", lambda w0, w_star, eta, g, R: (R / g) ** 2)
+    assert not fb and "from w̃_0 = 0" in fb.message
+    # 5: the conclusion, the number and the reason, every valid form; guesses fail
+    for form in (("yes", 1601, "d"), ("Yes ", 1601.0, "D"), ("yes", Fraction(1601), "(d)")):
         assert check("04-5", form)
-    assert check("04-5", ("no", Decimal("1600"), "(b)")) and check("04-5", ("no", "1600", "b"))
-    assert "γ*" in check("04-5", ("yes", 1600, "b")).message
-    assert "exponent" in check("04-5", ("no", 40, "b")).message
-    for wrong in (("no", 2000, "b"), ("no", 1600, "a"), ("no", 1600, "blah blah blah blah")):
+    assert check("04-5", ("yes", Decimal("1601"), "d")) and check("04-5", ("yes", "1601", "d"))
+    hints = set()
+    for wrong in (("no", 1601, "d"), ("yes", 1600, "d"), ("yes", 1601, "c"), ("no", 1600, "c")):
         assert not check("04-5", wrong)
-    assert check("04-5", ...).neutral and check("04-5", ("no", ..., "b")).neutral
+        hints.add(check("04-5", wrong).message)
+    assert len(hints) == 1  # the parts are judged together
+    assert not check("04-5", ("yes", 1601, "blah blah blah blah"))
+    assert check("04-5", ...).neutral and check("04-5", ("yes", ..., "d")).neutral
     for ex in ("04-2", "04-3", "04-4", "04-5"):
         sol = str(show_solution(ex))
-        assert sol.strip() and ("1600" in sol if ex == "04-5" else True)
+        assert sol.strip() and ("1601" in sol if ex == "04-5" else True)
     assert "50" in str(show_solution("04-3"))
 
 

@@ -4,7 +4,7 @@ Answers, anticipated mistakes, hints and worked solutions; the ids are "03-k", e
 notebook, and expected values are computed when a check runs. The self-check mechanism is
 perclib.exercises. The notebook loads them with
 
-    from exercises.ex03 import check, check_function, show_solution
+    from exercises.ex03 import answered, check, check_function, show_solution
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from perclib.exercises import (
     epoch_trace,
     has_blank,
 )
+from perclib.exercises import _number as _read_number
+from perclib.exercises import _numbers as _read_numbers
 
 EXERCISES = ExerciseSet()
 
@@ -45,7 +47,12 @@ _START_31 = (1.0, -1.0, 0.0)
 
 
 def _judge_trace_31(answer):
-    return check_epoch(answer, theta0=_START_31)
+    if isinstance(answer, (list, tuple)):
+        answer = [_plain_row(r) for r in answer]
+    feedback = check_epoch(answer, theta0=_START_31)
+    for old, new in _WORDING:
+        feedback.message = feedback.message.replace(old, new)
+    return feedback
 
 
 EXERCISES.add(
@@ -69,15 +76,48 @@ _COURSE_END_1 = (-2.0, 0.0, 0.0)  # θ after epoch 1 in the course's order
 
 
 def _number(value):
-    """A number in any form a student may write: int, float, Fraction, Decimal, "2", [2]."""
+    """A number in any form a student may write: int, float, Fraction, Decimal, "2", "1/2", [2]."""
     if isinstance(value, (list, tuple, np.ndarray)) and np.size(value) == 1:
         value = np.ravel(value)[0]
-    if isinstance(value, bool):
-        return None
-    try:
-        return float(value.strip() if isinstance(value, str) else value)
-    except (TypeError, ValueError, AttributeError):
-        return None
+    return _read_number(value)
+
+
+def _vector(value):
+    """Numbers in any form: a list, tuple or array of numbers (each as str, Fraction, Decimal,
+    ...), or one string such as "(-3, 1, 0)", "<1,2>" or "0,0"; None if unreadable."""
+    if isinstance(value, str):
+        text = value.strip().strip("()[]<>⟨⟩ ")
+        parts = [t for t in text.replace(";", ",").split(",")]
+        if len(parts) < 2:
+            parts = text.split()
+        numbers = [_read_number(t) for t in parts]
+        return None if any(v is None for v in numbers) else np.array(numbers)
+    arr = _read_numbers(value)
+    return None if arr is None or arr.ndim != 1 else arr
+
+
+def _plain_row(row):
+    """A trace row with every entry read in any valid number form (str, Fraction, Decimal,
+    "(-3, 1, 0)"), so that the hand-trace checker sees plain floats; unreadable entries are left
+    as given, for the checker's own form message."""
+    if not isinstance(row, (tuple, list)) or len(row) != 4:
+        return row
+    x, a, y_hat, theta = row
+    out = []
+    for value, vector in ((x, True), (a, False), (y_hat, False), (theta, True)):
+        if value is ... or value is None:
+            out.append(value)
+            continue
+        read = _vector(value) if vector else _number(value)
+        out.append(value if read is None else (tuple(read.tolist()) if vector else read))
+    return tuple(out)
+
+
+_WORDING = (  # the hand-trace checker's hints, worded for this notebook without a formula
+    ("recompute θ + η(y − ŷ)(1, x) from", "recompute θ after the step with section 1's rule, from"),
+    ("ŷ = +1 when θ·x >= 0, else -1.", "look again at section 1's prediction rule."),
+    ("(b, w1, ..., w2)", "(b, w1, w2)"),
+)
 
 
 def _orders_ending_at(theta):
@@ -93,9 +133,11 @@ def _judge_order(answer):
         return blank_feedback("your order, your θ and your count")
     try:
         points, theta_end, count = answer
-        points = [tuple(float(v) for v in p) for p in points]
-        theta_end = np.array(theta_end, dtype=float).ravel()
-    except (TypeError, ValueError):
+        points = [tuple(_vector(p).tolist()) for p in points]
+        theta_end = _vector(theta_end)
+        if theta_end is None:
+            raise ValueError
+    except (TypeError, ValueError, AttributeError):
         return (
             "give (my_order, my_theta, how_many): the four points in your order, θ after your "
             "epoch 1 as three numbers, and a count of orders."
@@ -130,7 +172,7 @@ def _judge_order(answer):
 
 EXERCISES.add(
     Exercise(
-        "03-2",
+        "03-3",
         "choice",
         "your answer",
         None,
@@ -163,7 +205,7 @@ def _updates(order_reversed=True, rule="prediction"):
 
 EXERCISES.add(
     Exercise(
-        "03-3",
+        "03-2",
         "predict",
         "the number of updates",
         lambda: _updates(),
@@ -216,6 +258,11 @@ def _bug_step(tie=1.0, margin=False, no_one=False):
     return step
 
 
+def _swapped_step(theta, x, y, eta):
+    a, y_hat, after = _prediction_step_ref(theta, x, y, eta)
+    return y_hat, a, after
+
+
 EXERCISES.add(
     Exercise(
         "03-4",
@@ -231,6 +278,11 @@ EXERCISES.add(
                 _bug_step(margin=True),
                 "Your θ after the step is the margin rule's. Compare the step size of the two "
                 "rules on a mistake (section 1).",
+            ),
+            Mistake(
+                _swapped_step,
+                "Your first two results look swapped: the function returns them in the order "
+                "(theta_x, y_hat, theta_after).",
             ),
             Mistake(
                 _bug_step(no_one=True),
@@ -267,6 +319,25 @@ def _broken(rule, order):
 _REVERSED = [3, 2, 1, 0]
 
 
+def _point_of(value):
+    """A point in any form: (0, 0), [0, 0], np.array, "<0,0>", "(0, 0)", "0,0"; else None."""
+    if isinstance(value, str) and _words_only(value) == "none":
+        return "none"
+    v = _vector(value)
+    return None if v is None or v.shape != (2,) else tuple(float(t) for t in v)
+
+
+def _words_only(text):
+    return "".join(ch for ch in text.lower() if ch.isalpha())
+
+
+_BREAKS_HINT = (
+    "list each point's prediction (sign(0) = +1) before and after each update of this run, "
+    "step by step from θ = (0, 0, 0): the first update after which a point that was right is "
+    "wrong gives the step and the point."
+)
+
+
 def _judge_breaks(answer):
     if answer is ... or (isinstance(answer, tuple) and any(a is ... for a in answer)):
         return blank_feedback("your step and your point")
@@ -277,50 +348,62 @@ def _judge_breaks(answer):
     n = _number(step)
     if n is None or n != int(n) or not 0 <= n <= 12:
         return "the step is a whole number: 1 for the first point visited, or 0 for none."
-    broken = _broken("margin", _REVERSED)
-    breaking = {k: pts for k, pts in broken.items() if pts}
-    if n == 0:
-        return (
-            "an update of this run does make a correct point wrong. Under the margin rule a "
-            "tie is a mistake even for a +1 point that sign(0) = +1 gets right: list every "
-            "point's prediction before and after each update."
-        )
-    if int(n) not in broken:
-        return f"the margin rule makes no update at step {int(n)} of this run: trace it again."
-    if int(n) not in breaking:
-        return (
-            f"step {int(n)} is an update, but list each point's prediction before and after it: "
-            "was any point it gets wrong right before?"
-        )
-    try:
-        p = tuple(float(v) for v in point)
-    except (TypeError, ValueError):
-        return "the point is written as in the table, e.g. (1, 2)."
-    if p not in breaking[int(n)]:
-        return f"step {int(n)} is the one; which point is right before it and wrong after it?"
-    return None
+    p = _point_of(point)
+    if p is None:
+        return 'the point is two coordinates, written (0, 1), [0, 1], "<0,1>" or "0,1", or "none".'
+    breaking = {k: pts for k, pts in _broken("margin", _REVERSED).items() if pts}
+    first = min(breaking)
+    if int(n) == first and p in breaking[first]:
+        return None
+    return _BREAKS_HINT
+
+
+_WHY_BREAK = {
+    "a": "the margin rule's step is twice as large as the prediction rule's, so it overshoots",
+    "b": "<0,0> was already on the line before the update, and the update pushes it across",
+    "c": "the update is made on a +1 tie that sign(0) = +1 already predicts right, and moving "
+    "the line for that point brings <0,0> onto it",
+    "d": "in the reverse order every update of the margin rule makes some correct point wrong",
+}
 
 
 EXERCISES.add(
     Exercise(
         "03-5",
-        "choice",
+        "explain",
         "your answer",
         None,
         judge=_judge_breaks,
+        reasons=_WHY_BREAK,
+        reason="c",
+        reason_hints={
+            "a": "compare the two rules' steps on a mistake in section 1 and 3: which is larger?",
+            "b": "compute <0,0>'s activation just before that update: is it 0?",
+            "d": "look at the run's first update: which point does it make wrong?",
+        },
         solution=lambda: (
             "The margin rule in the reverse order, from θ = 0 (predictions ŷ = +1 if θ·x >= 0):\n\n"
             + _trace_text(_REVERSED, rule="margin")
             + "\n\nBefore step 3, θ = (−1, 1, 0) predicts <1,1> and <1,2> +1 (θ·x = 0, a tie), "
             "<0,0> and <−1,0> −1: all four right. Yet the margin rule updates at <1,2>, "
             "because y·θ·x = 0 counts as a mistake. The new θ = (0, 2, 2) gives <0,0> θ·x = 0, "
-            "predicted +1: wrong. So step 3 breaks <0,0> (answer (3, (0, 0))); epoch 2 fixes it. "
-            "In the course's order the margin rule breaks nothing "
-            f"({_broken('margin', [0, 1, 2, 3])}): whether an update breaks a point depends on "
-            "the order, not on the rule alone."
+            "predicted +1: wrong. So step 3 breaks <0,0> (answer (3, (0, 0)), reason c: an "
+            "update on a tie that was already predicted right); epoch 2 fixes it. Not a: the "
+            "margin rule's step ηy(1, x) is half the prediction rule's. Not b: before step 3, "
+            "<0,0> has θ·x = −1, off the line. Not d: step 1 breaks nothing. "
+            "In the course's order the margin rule's updates, at steps "
+            + _steps_text(_broken("margin", [0, 1, 2, 3]))
+            + ", make no point go from right to wrong: whether an update breaks a point depends "
+            "on the order, not on the rule alone."
         ),
     )
 )
+
+
+def _steps_text(broken):
+    steps = [str(k) for k in sorted(broken)]
+    assert not any(broken.values())
+    return ", ".join(steps[:-1]) + " and " + steps[-1]
 
 
 check = EXERCISES.check

@@ -91,7 +91,30 @@ _TERMS = {
     "a": "Lemma 1's increment ηγ* per update",
     "b": "the start's terms w̃*ᵀw̃_0 and ||w̃_0||², which do not scale with η",
     "c": "Lemma 2's middle term 2ηy w̃ᵀx̃, which is no longer <= 0 on a mistake",
-    "d": "the radius R, which grows with η",
+    "d": "the angle bound √k γ*/R, which now depends on η",
+}
+
+_DIRECTIONS = {  # foreseeable wordings of the three answers to (a)
+    "more": "more",
+    "moreupdates": "more",
+    "increase": "more",
+    "increases": "more",
+    "larger": "more",
+    "bigger": "more",
+    "higher": "more",
+    "same": "same",
+    "thesame": "same",
+    "equal": "same",
+    "unchanged": "same",
+    "nochange": "same",
+    "fewer": "fewer",
+    "fewerupdates": "fewer",
+    "less": "fewer",
+    "lessupdates": "fewer",
+    "decrease": "fewer",
+    "decreases": "fewer",
+    "smaller": "fewer",
+    "lower": "fewer",
 }
 
 
@@ -101,29 +124,22 @@ def _judge_start(answer):
     try:
         direction, term = answer
     except (TypeError, ValueError):
-        return 'give a pair (a, b): a is "more", "same" or "fewer", b a letter.'
-    word, letter = _word(direction), _word(term)
-    if word not in ("more", "same", "fewer", "less"):
+        return 'give a pair (a, b): a is "more", "the same" or "fewer", b a letter.'
+    word, letter = _DIRECTIONS.get(_word(direction)), _word(term)
+    if word is None:
         return '(a) must be "more", "the same" or "fewer".'
     if letter not in _TERMS:
         return "(b) must be one of the letters a, b, c, d."
     small, big = _updates_from_flipped(0.1), _updates_from_flipped(1.0)
     truth = "more" if small > big else ("fewer" if small < big else "same")
-    if word == "less":
-        word = "fewer"
-    if word != truth:
-        if word == "same":
-            return (
-                "(a) from w̃_0 = 0 every w̃_k is η times the η = 1 one; is that still so when "
-                "w̃_0 is not 0?"
-            )
-        return "(a) compare the size of one step, η·x̃, with the size of the start w̃_0."
-    if letter != "b":
-        return (
-            f"(a) is right, but (b) is not: {_TERMS[letter]} is not what changes here. Redo "
-            "Lemma 1 and 2 from w̃_0 instead of 0: which terms appear?"
-        )
-    return None
+    if word == truth and letter == "b":
+        return None
+    return (
+        "not both parts are right (this check does not say which). Redo Lemma 1 and Lemma 2 "
+        "from w̃_0 instead of 0 and write the cosine bound: which terms grow with k and η, which "
+        "do not? Is Lemma 2's middle term really no longer <= 0? The update is still made on a "
+        "mistake. Then compare the size of one step, η·x̃, with the size of the start w̃_0."
+    )
 
 
 EXERCISES.add(
@@ -192,54 +208,80 @@ EXERCISES.add(
 )
 
 
-def _margin_cases(rng):
+def _allowed_ref(w0, w_star, eta, gamma, R):
+    a0, n0 = float(w_star @ w0), float(w0 @ w0)
+    qa, qb, qc = (eta * gamma) ** 2, 2 * a0 * eta * gamma - (eta * R) ** 2, a0**2 - n0
+    return (-qb + np.sqrt(qb * qb - 4 * qa * qc)) / (2 * qa)
+
+
+def _allowed_cases(rng):
     cases = []
-    for _ in range(25):
-        n, d = int(rng.integers(3, 9)), int(rng.integers(1, 5))
-        X = rng.normal(size=(n, d)) * rng.uniform(0.5, 3.0)
-        y = rng.permutation(np.r_[1.0, -1.0, rng.choice([-1.0, 1.0], n - 2)])
-        w = rng.normal(size=d) * rng.uniform(0.5, 2.0)
-        b = float(rng.normal() * 2)
-        cases.append(((X, y, w, b), np.min(y * (X @ w + b)) / np.sqrt(w @ w + b * b)))
+    for k in range(25):
+        d = int(rng.integers(2, 5))  # the length of the augmented vectors (b, w)
+        w_star = rng.normal(size=d)
+        w_star /= np.linalg.norm(w_star)
+        w0 = np.zeros(d) if k == 0 else rng.normal(size=d) * rng.uniform(0.2, 3.0)
+        eta = float(rng.choice([0.1, 0.5, 1.0, 2.0]))
+        gamma, R = float(rng.uniform(0.05, 0.5)), float(rng.uniform(1.0, 3.0))
+        cases.append(((w0, w_star, eta, gamma, R), _allowed_ref(w0, w_star, eta, gamma, R)))
     return cases
+
+
+def _allowed_bug(a0_zero=False, n0_zero=False, eta_one=False, from_zero=False):
+    def allowed(w0, w_star, eta, gamma, R):
+        if from_zero:
+            return (R / gamma) ** 2
+        w_star = np.zeros_like(w_star) if a0_zero else w_star
+        w0_norm = np.zeros_like(w0) if n0_zero else w0
+        a0, n0 = float(w_star @ w0), float(w0_norm @ w0_norm)
+        e = 1.0 if eta_one else eta
+        qa, qb, qc = (e * gamma) ** 2, 2 * a0 * e * gamma - (e * R) ** 2, a0**2 - n0
+        disc = max(qb * qb - 4 * qa * qc, 0.0)
+        return (-qb + np.sqrt(disc)) / (2 * qa)
+
+    return allowed
 
 
 EXERCISES.add(
     Exercise(
         "04-4",
         "implement",
-        "your augmented_margin",
-        _margin_cases,
+        "your updates_allowed",
+        _allowed_cases,
         mistakes=(
             Mistake(
-                lambda X, y, w, b: np.min(y * (X @ w + b)) / np.linalg.norm(w),
-                "You divided by ||w||: that is the geometric distance of notebook 01, not the "
-                "bound's margin, whose norm is that of the augmented weights.",
+                _allowed_bug(from_zero=True),
+                "That is the bound from w̃_0 = 0: the start w̃_0 must appear in your result.",
             ),
             Mistake(
-                lambda X, y, w, b: np.min(y * (X @ w + b)),
-                "Normalise: divide by the length ||(b, w)|| of the augmented weights.",
+                _allowed_bug(a0_zero=True),
+                "Your Lemma 1 starts from an alignment of 0: from w̃_0 it starts from w̃*ᵀw̃_0.",
             ),
             Mistake(
-                lambda X, y, w, b: np.min(np.abs(X @ w + b)) / np.sqrt(w @ w + b * b),
-                "Keep the labels: y_i times the activation, so a point on the wrong side gives a "
-                "negative margin (an absolute value hides it).",
+                _allowed_bug(n0_zero=True),
+                "Your Lemma 2 starts from a squared norm of 0: from w̃_0 it starts from ||w̃_0||².",
             ),
             Mistake(
-                lambda X, y, w, b: np.min(y * (X @ w)) / np.sqrt(w @ w + b * b),
-                "The activation includes the bias: w.x_i + b.",
-            ),
-            Mistake(
-                lambda X, y, w, b: np.mean(y * (X @ w + b)) / np.sqrt(w @ w + b * b),
-                "The margin is the worst point's value (the minimum), not the average.",
+                _allowed_bug(eta_one=True),
+                "Your result does not change with eta: from w̃_0 ≠ 0 the step size no longer "
+                "cancels (exercise 2).",
             ),
         ),
-        hint="Work that case out by hand: the signed value of each point, then which point "
-        "decides, then the units. Which of the three does your result get wrong?",
-        solution="```python\ndef augmented_margin(X, y, w, b):\n    return np.min(y * (X @ w + "
-        "b)) / np.sqrt(w @ w + b * b)\n```\nThe smallest signed activation over the points, in "
-        "units of the length of the whole augmented vector (b, w): the γ of Novikoff's bound for "
-        "this separator, and perclib.theory.margin.",
+        hint="Work that case out by hand: the two lemmas from w̃_0 after k updates, then the "
+        "condition that the cosine bound stays at most 1, then the largest k that meets it. "
+        "Which of the three does your result get wrong?",
+        solution="From w̃_0, after k updates, Lemma 1 gives w̃*ᵀw̃_k >= a0 + kηγ with "
+        "a0 = w̃*ᵀw̃_0, and Lemma 2 gives ||w̃_k||² <= n0 + kη²R² with n0 = ||w̃_0||². While "
+        "a0 + kηγ > 0 the cosine is at least (a0 + kηγ)/√(n0 + kη²R²), and it is at most 1:\n\n"
+        "(ηγ)²k² + (2a0ηγ − η²R²)k + a0² − n0 <= 0.\n\n"
+        "At k = 0 this holds (|a0| <= √n0, since ||w̃*|| = 1), so the allowed k run from 0 to "
+        "the larger root:\n\n```python\ndef updates_allowed(w0, w_star, eta, gamma, R):\n"
+        "    a0, n0 = w_star @ w0, w0 @ w0\n"
+        "    qa, qb, qc = (eta * gamma) ** 2, 2 * a0 * eta * gamma - (eta * R) ** 2, a0**2 - n0\n"
+        "    return (-qb + np.sqrt(qb**2 - 4 * qa * qc)) / (2 * qa)\n```\n"
+        "From w̃_0 = 0 it is (R/γ)², Novikoff's bound; from w̃_0 ≠ 0 a small η gives a large "
+        "bound, the η-dependence exercise 2 found.",
+        returns=("k_max",),
         seed=404,
     )
 )
@@ -247,9 +289,10 @@ EXERCISES.add(
 
 _WHY = {
     "a": "2000 updates is more than any perceptron can make on separable data",
-    "b": "the bound needs γ*, which nobody knows, and γ* can be as small as you like",
-    "c": "the data are not separable, since the bound (R/γ*)² has already been passed",
-    "d": "the run has not converged yet, so the data are not separable",
+    "b": "a run that has not stopped after 2000 updates never stops",
+    "c": "the bound needs γ* exactly, which nobody knows, so no count of updates proves anything",
+    "d": "every separable data set that keeps the promise allows at most (2/0.05)² updates, and "
+    "2000 is more",
 }
 
 
@@ -260,44 +303,38 @@ def _judge_stop(answer):
         verdict, count, why = answer
     except (TypeError, ValueError):
         return 'give (a, b, c): a is "yes" or "no", b a number, c a letter.'
-    word = _word(verdict)
-    if word not in ("yes", "no"):
+    word, letter, n = _word(verdict), _word(why), _number(count)
+    if word not in ("yes", "no", "true", "false"):
         return '(a) must be "yes" or "no".'
-    if word == "yes":
-        return (
-            "(a) which count of updates would a separable data set be unable to reach, if "
-            "you do not know its γ*?"
-        )
-    letter = _word(why)
     if letter not in _WHY:
         return "(c) must be one of the letters a, b, c, d."
-    if letter != "b":
-        return f"(a) is right, but (c) is not: is it true that {_WHY[letter]}?"
-    n = _number(count)
     if n is None:
         return "(b) must be a number of updates."
-    if abs(n - (2 / 0.05) ** 2) <= 1e-6:
+    if word in ("yes", "true") and letter == "d" and abs(n - ((2 / 0.05) ** 2 + 1)) <= 1e-6:
         return None
-    if abs(n - 2 / 0.05) <= 1e-6:
-        return "(b) that is R/γ: look again at the bound's exponent."
-    return "(b) the promise bounds γ* from below: which bound does that give, and which way?"
+    return (
+        "not all three parts are right (this check does not say which). Start from the promise: "
+        "which largest number of updates does it allow a run on separable data? Can a run on "
+        "separable data make exactly that many? Then test each reason against the promise."
+    )
 
 
 EXERCISES.add(
     Exercise(
         "04-5",
-        "choice",
+        "explain",
         "your answer",
         None,
         judge=_judge_stop,
-        solution="(a) No, for reason (b). On separable data the perceptron stops after at most "
-        "(R/γ*)² updates, but γ* can be as small as you like and you do not know it, so no count "
-        "of updates, 2000 or any other, passes a bound you can compute: the data may be "
-        "separable with a tiny γ*. (b) With the promise, separable data have γ* >= 0.05, so a "
-        "run on them makes at most (R/γ*)² <= (2/0.05)² = 1600 updates. Under the promise, then, "
-        "a run past 1600 updates proves that the data are not separable, and the colleague's "
-        '2000 updates do; without it, nothing is proved. Answer ("no", 1600, "b"). Only a '
-        "known lower bound on γ* turns the theorem into a test.",
+        solution="(a) Yes, for reason (d). With the promise, separable data have γ* >= 0.05, so a "
+        "run on them makes at most (R/γ*)² <= (2/0.05)² = 1600 updates. A run that has made more "
+        "than 1600 updates cannot be on separable data: the colleague's 2000 prove that the data "
+        "are not separable. (b) A run on separable data may make exactly 1600 updates (the bound "
+        "can be reached, as the two points on a line show), so the smallest count that proves "
+        'it is 1601. Answer ("yes", 1601, "d"). Not a: without the promise γ* can be as small '
+        "as you like, and so can the bound be large. Not b: a run may stop later. Not c: that is "
+        "the situation without the promise; the promise is exactly a known lower bound on γ*, "
+        "which turns the theorem into a test.",
     )
 )
 
