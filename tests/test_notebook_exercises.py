@@ -191,6 +191,8 @@ def test_02_guarded_claims_hold():
         }
         assert first["margin"].activation == 0 and first["margin"].updated
         assert first["prediction"].updated is both  # y = -1 on the 10 points, +1 on the example
+
+
 def test_03_choices_are_graded_on_the_students_own_choice():
     X, y = worked_example()
     # brute force over the 24 visiting orders: 2 end epoch 1 where the course's order does

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from perclib.datasets import worked_example
 from perclib._format import num as _num
+from perclib.datasets import worked_example
 from perclib.exercises import Exercise, ExerciseSet, Mistake, _numbers, _words
 
 EXERCISES = ExerciseSet()

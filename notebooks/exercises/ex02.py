@@ -61,13 +61,6 @@ EXERCISES.add(
 # -- 2: how many updates one point forces -------------------------------------------------------
 
 
-def _updates_to_fix(w, b, x, y, eta=1.0, bias_in_a=True, bias_moves=True):
-    k = 0
-    while y * (w @ x + b * bias_in_a) <= 0:
-        w, b, k = w + eta * y * x, b + eta * y * bias_moves, k + 1
-    return k
-
-
 _W2, _X2, _Y2 = np.array([-5.0, -5.0]), np.array([1.0, 1.0]), 1.0
 
 
@@ -92,8 +85,8 @@ EXERCISES.add(
         mistakes=(
             Mistake(
                 lambda: _biases_with_two(tie_is_mistake=False),
-                "Check the ends of your range: at one of them an update leaves the point exactly on "
-                "the boundary. Is that a mistake for the margin rule?",
+                "Check the ends of your range: at one of them an update leaves the point exactly "
+                "on the boundary. Is that a mistake for the margin rule?",
             ),
             Mistake(
                 lambda: _biases_with_two(bias_moves=False),
@@ -101,7 +94,8 @@ EXERCISES.add(
             ),
             Mistake(
                 lambda: (_biases_with_two()[0], _biases_with_two()[1] - 1),
-                "Your smallest b is right; test your largest b + 1 by doing its updates one by one.",
+                "Your smallest b is right; test your largest b + 1 by doing its updates one by "
+                "one.",
             ),
             Mistake(
                 lambda: (_biases_with_two()[0] - 1, _biases_with_two()[1]),
@@ -335,7 +329,7 @@ EXERCISES.add(
         },
         solution="The margin rule updates when y·a <= 0; at a = 0, y·a = 0 for either label, so "
         "it updates for y = +1 and for y = −1. The prediction rule updates when ŷ ≠ y; ŷ = "
-        "sign(0) = +1, so it updates for y = −1 only. Answer: (\"margin\", \"both\"), reason d. "
+        'sign(0) = +1, so it updates for y = −1 only. Answer: ("margin", "both"), reason d. '
         "So from w = 0, b = 0, where the first activation is always a tie, the two rules part "
         "at the first step exactly when the first label is +1.",
     )
