@@ -8,7 +8,7 @@ in the same order, but they are *scored* many at a time:
 2. Jump to the first example the plain loop updates on, and make exactly its update
    (``w += c * x``, ``b += c``: the same floating-point operations).
 3. Continue after it. A window doubles after a window without a mistake and halves after one; it
-   holds at most about 2**20 entries of X (a shuffled window is a copy of its rows).
+   holds at most about 2**20 entries of X. A shuffled epoch scans a copy of X in its order.
 
 It is fast while mistakes are rare (separable data); each mistake costs Python-level work. X may be
 dense or CSR (an update then touches only the row's nonzeros, as in the plain loop).
@@ -39,7 +39,10 @@ of the true class over the best other class (:func:`perclib.training.class_band`
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+import scipy.sparse as sp
 
 from .training import (
     _seq_dot,
@@ -86,20 +89,21 @@ def train(
     n_updates, converged, epoch = 0, False, 0
     with np.errstate(over="ignore", invalid="ignore"):  # huge scales: inf and NaN, decided exactly
         for epoch in range(1, max_iter + 1):
-            visit = rng.permutation(n) if order == "shuffle" else None
+            visit = rng.permutation(n) if order == "shuffle" else np.arange(n)
+            Xe, ye = (X, y) if order != "shuffle" else (X[visit], y[visit])  # in visiting order
+            product = _products(Xe)
             t0 = (epoch - 1) * n  # examples visited before this epoch
             updates, o = 0, 0
             while o < n:
                 e = min(o + window, n)
-                idx = slice(o, e) if visit is None else visit[o:e]
-                ys = y[idx]
-                ya = X[idx] @ w  # 1. one product under the current weights
+                ys = ye[o:e]
+                ya = product(o, e, w)  # 1. one product under the current weights
                 ya += b
                 ya *= ys  # y * (w.x + b): exact, as y is +1 or -1
                 band = tie_band(w_norm, x_max, d)
                 found = None
                 for k in np.flatnonzero(~(ya > band)).tolist():  # mistakes, near-ties and NaN
-                    i, yi = o + k if visit is None else int(visit[o + k]), float(ys[k])
+                    i, yi = int(visit[o + k]), float(ys[k])
                     a = float(ya[k]) * yi
                     if not abs(a) > tie_band(w_norm, float(x_norms[i]), d):  # the plain loop's band
                         j, x = row(X, i)
@@ -116,8 +120,9 @@ def train(
                 w[j] += c * x  # an overflow raises just below
                 if fit_intercept:
                     b += c
-                check_finite_update(w[j], b)
                 w_norm = vector_norm(w)
+                if not (math.isfinite(w_norm) and math.isfinite(b)):
+                    check_finite_update(w[j], b)
                 updates += 1
                 if on_update is not None:
                     on_update(w, b, t0 + o + k, i, c)
@@ -129,6 +134,22 @@ def train(
                 if stop_when_clean:
                     break
     return b, epoch, n_updates, converged, np.array(mistakes, dtype=np.int64)
+
+
+def _products(X):
+    """A function (lo, hi, w) -> X[lo:hi] @ w. For a CSR X it sums each row's nonzeros by one
+    ``np.bincount`` over the window's entries, without building a matrix for the window."""
+    if not sp.issparse(X):
+        return lambda lo, hi, w: X[lo:hi] @ w
+    ptr, ind, val = X.indptr, X.indices, X.data
+    owner = np.repeat(np.arange(X.shape[0]), np.diff(ptr))  # the row of each stored entry
+
+    def product(lo, hi, w):
+        s = slice(ptr[lo], ptr[hi])
+        a = np.bincount(owner[s] - lo, weights=val[s] * w[ind[s]], minlength=hi - lo)
+        return a.astype(np.float64, copy=False)  # rows without entries: int zeros otherwise
+
+    return product
 
 
 def multiclass(X, yi, state, *, eta, max_iter, order, fit_intercept, rng, stop_when_clean):

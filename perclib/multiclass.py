@@ -17,7 +17,7 @@ class MulticlassPerceptron(OnlineMixin, BaseModel):
 
     On a mistake (y_hat != y, where y_hat = argmax_k w_k.x + b_k with ties to the lowest index, as
     ``numpy.argmax``) it updates w_y += eta*x and w_yhat -= eta*x, and b_y += eta, b_yhat -= eta.
-    With two classes this is the binary perceptron on w_+ - w_- (each step moves it by 2*eta*y*x),
+    With two classes this is the binary perceptron on w_+ - w_-,
     except on an exact tie w_+.x + b_+ = w_-.x + b_-: argmax gives it to ``classes_[0]`` (no update
     for an example of that class), while the binary margin rule y*(w.x + b) <= 0 updates. From zero
     weights every score ties, so the two differ whenever the first example is of ``classes_[0]``.

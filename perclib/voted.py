@@ -12,7 +12,9 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
     """Freund & Schapire's voted perceptron: every iterate votes, weighted by how long it survived.
 
     Training is the perceptron's (margin rule). Each weight vector w_k is kept with its survival
-    count c_k, the number of examples it classified correctly before its first mistake. The
+    count c_k as in Freund and Schapire's pseudocode: a new vector starts at c = 1 (the example
+    that made it counts; w_1 = 0 starts at 0) and gains 1 for each example it then classifies
+    correctly, until its first mistake. So the counts add up to the examples visited. The
     prediction is sign(sum_k c_k * sign(w_k.x + b_k)), with sign(0) = +1 at both levels.
 
     Parameters
@@ -38,15 +40,13 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
     Examples
     --------
     >>> from perclib import VotedPerceptron
-    >>> from perclib.datasets import worked_example
-    >>> X, y = worked_example()
-    >>> clf = VotedPerceptron(max_iter=3).fit(X, y)
-    >>> clf.counts_
-    array([0, 2, 4, 6])
-    >>> clf.decision_function(X)  # <0,0> gets 2 + 4 - 6 = 0: a tie, and sign(0) = +1
-    array([12., 12.,  0., -8.])
-    >>> clf.predict(X)
-    array([ 1,  1,  1, -1])
+    >>> from perclib.datasets import make_noisy
+    >>> X, y = make_noisy(100, 2, flip=0.1, random_state=0)
+    >>> clf = VotedPerceptron(max_iter=5).fit(X, y)
+    >>> int(clf.counts_.sum()) == 5 * 100  # every visited example counts once
+    True
+    >>> clf.weights_.shape[0] == clf.n_updates_ + 1
+    True
     """
 
     def __init__(

@@ -130,3 +130,14 @@ def test_the_esm_draws_a_labelled_range_input_with_an_output():
     for name in ("value", "min", "max", "step", "description", "readout_format", "disabled"):
         assert f'"{name}"' in esm and name in IntSlider().keys, name
     assert "continuous_update" in esm and "base" in esm
+
+
+def test_repr_names_the_value_and_holds_no_memory_address():
+    """ipywidgets' containers print their children's reprs into a notebook's stored output."""
+    from perclib.widgets.slider import FloatSlider, IntSlider
+
+    for slider in (FloatSlider(0.5, min=0.0, max=1.0, description="eta"), IntSlider(3, max=9)):
+        text = repr(slider)
+        assert "0x" not in text and "object at" not in text
+        assert text.startswith(type(slider).__name__ + "(value=")
+    assert "'eta'" in repr(FloatSlider(0.5, min=0.0, max=1.0, description="eta"))

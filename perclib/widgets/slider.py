@@ -52,6 +52,13 @@ class _Slider(anywidget.AnyWidget):
                 setattr(self, name, given)
             self.value = self._lowest() if value is None else value
 
+    def __repr__(self):
+        # A plain repr (ipywidgets' containers print their children's): no memory address.
+        return (
+            f"{type(self).__name__}(value={self.value!r}, min={self.min!r}, max={self.max!r}, "
+            f"description={self.description!r})"
+        )
+
     def _lowest(self):
         return self.min
 
