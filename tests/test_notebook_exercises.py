@@ -110,19 +110,25 @@ def test_01_exercises_accept_every_valid_form_and_hint_without_the_answer():
     assert "no class" in check("01-2", [(1, 1), (1, 2), (0, 0)]).message  # np.sign
     assert "prediction too" in check("01-2", [(1, 2)]).message  # ties left out
     assert not check("01-2", [(1, 2), (0, 0), (5, 5)])
-    for form in (4, "4", 4.0, Fraction(4), [4]):
+    for form in ((4, -4), ["4", "-4"], np.array([4.0, -4.0]), (Fraction(4), Decimal("-4"))):
         assert check("01-3", form), form
+    assert "equal" in check("01-3", (4, 4)).message  # the sign convention missed
+    assert "give 2 numbers" in check("01-3", 4).message
+    assert check("01-2", {(1, 2), (0, 0)}) and check("01-2", frozenset({(0, 0), (1, 2)}))
     mirror = lambda w, b, x: x - 2 * (w @ x + b) / (w @ w) * w  # noqa: E731
     assert check_function("01-4", mirror)
     assert check_function("01-4", lambda w, b, x: list(mirror(w, b, x)))  # a list is fine
-    assert check("01-5", (1, 1, -1.5), because="a")
-    assert check("01-5", [2.0, 3.0, -4.0], because="(a)")  # another right line and form
-    assert not check("01-5", (1, 1, -1.5), because="d")  # right line, wrong reason
-    fb = check("01-5", (1, 1, -1), because="a")
-    assert not fb and "<0,1> (a = 0)" in fb.message
-    no = check("01-5", "none", because="b")
-    assert not no and "three numbers" not in no.message  # no hint that a line exists
-    assert check("01-5", (1, 1, -1.5), because=...).neutral
+    for form in ("none", "None.", "no plane", "No, it is not separable"):
+        assert check("01-5", form, because="c"), form
+    assert check("01-5", "none", because="(C)")
+    for key in "abd":  # a wrong reason is wrong, and its hint does not name the right key
+        fb = check("01-5", "none", because=key)
+        assert not fb and '"c"' not in fb.message
+    # a plane, in any number form, is tested on the eight corners
+    fb = check("01-5", ("1", "1", "1", "-3/2"), because="c")
+    assert not fb and "<1,1,1> (a = 1.5, label -1)" in fb.message and "none" not in fb.message
+    assert "four numbers" in check("01-5", "yes", because="c").message
+    assert check("01-5", "none", because=...).neutral
 
 
 def test_02_exercises_accept_every_valid_form_and_hint_without_the_answer():
@@ -130,23 +136,61 @@ def test_02_exercises_accept_every_valid_form_and_hint_without_the_answer():
 
     for form in (0.5, "0.5", Fraction(1, 2), [0.5]):
         assert check("02-1", form), form
-    for form in (4, "4", [4]):
+    for form in ((5, 7), ["5", "7"], np.array([5, 7])):
         assert check("02-2", form), form
-    # forgetting the bias, or its move, gives another count (and its own hint)
-    assert "no bias" in check("02-2", 6).message and "moves b" in check("02-2", 5).message
-    assert check("02-3", 1) and check("02-3", "1")
-    step = lambda w, b, x, y, eta: (  # noqa: E731
-        w + eta * (y - (1 if w @ x + b >= 0 else -1)) * x,
-        b + eta * (y - (1 if w @ x + b >= 0 else -1)),
-    )
-    assert check_function("02-4", step)
-    assert check_function("02-4", lambda *a: list(step(*a)))  # [w, b] is fine too
-    for form in (("margin", "both"), ["Margin rule", "both rules"], ("the margin rule", "BOTH")):
-        assert check("02-5", form, because="a"), form
-    assert not check("02-5", ("margin", "both"), because="b")
-    fb = check("02-5", ("both", "both"), because="a")
+    # a tie not counted as a mistake, or b not moving, gives another range (and its own hint)
+    assert "exactly on the boundary" in check("02-2", (4, 6)).message
+    assert "moves b" in check("02-2", (7, 8)).message
+    for form in (1, "1", "same", "The same.", "no change", "unchanged"):
+        assert check("02-3", form), form
+    from exercises.ex02 import _perclib_epoch, _prediction_epoch
+
+    epoch = lambda w, b, X, y, eta: _prediction_epoch(w, b, X, y, eta)  # noqa: E731
+    assert check_function("02-4", epoch)
+    assert check_function("02-4", lambda *a: list(epoch(*a)))  # [w, b, k] is fine too
+    rng = np.random.default_rng(5)  # the reference is perclib's own epoch
+    for _ in range(200):
+        X = rng.integers(-2, 3, (5, 2)).astype(float)
+        y = np.array([1.0, -1.0, *rng.choice([-1.0, 1.0], 3)])
+        w, b = rng.integers(-2, 3, 2).astype(float), float(rng.integers(-2, 3))
+        ours, theirs = _prediction_epoch(w, b, X, y, 0.5), _perclib_epoch(w, b, X, y, 0.5)
+        assert np.allclose(ours[0], theirs[0]) and ours[1:] == theirs[1:]
+    for form in (
+        ("margin", "both"),
+        ["Margin rule", "both rules"],
+        ("the margin rule.", "both."),
+        ("only the margin rule", "margin and prediction"),
+        ("margin only", "either"),
+    ):
+        assert check("02-5", form, because="d"), form
+    for key in "abc":
+        fb = check("02-5", ("margin", "both"), because=key)
+        assert not fb and '"d"' not in fb.message
+    fb = check("02-5", ("both", "both"), because="d")
     assert not fb and "y = +1" in fb.message and "y = −1" not in fb.message
     assert check("02-5", ("margin", "both"), because=...).neutral
+
+
+def test_02_guarded_claims_hold():
+    """What notebook 02's guarded cells show once exercises 3 and 5 are answered."""
+    from perclib.datasets import make_separable
+
+    X, y = make_separable(40, margin=0.1, random_state=0)
+    base = Perceptron(eta=1.0).fit(X, y)
+    for eta in (0.01, 0.1, 10.0):  # from 0: the same mistakes, (w, b) times eta
+        fit = Perceptron(eta=eta).fit(X, y)
+        assert fit.n_updates_ == base.n_updates_
+        assert np.array_equal(fit.mistakes_, base.mistakes_)
+        assert np.allclose(fit.coef_, eta * base.coef_)
+        assert np.isclose(fit.intercept_, eta * base.intercept_)
+    X_small, y_small = make_separable(10, margin=0.15, random_state=2)
+    for data, both in ((worked_example(), False), ((X_small, y_small), True)):
+        first = {
+            r: Perceptron(rule=r, record=True).fit(*data).history_[0]
+            for r in ("margin", "prediction")
+        }
+        assert first["margin"].activation == 0 and first["margin"].updated
+        assert first["prediction"].updated is both  # y = -1 on the 10 points, +1 on the example
 
 
 def test_03_choices_are_graded_on_the_students_own_choice():

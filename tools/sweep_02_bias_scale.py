@@ -4,7 +4,8 @@ For `make_separable(40, margin=0.1, random_state=seed)`, seeds 0 to 19, a percep
 intercept is fit on the data with a constant feature c prepended (c = 1 and c = 10), once on the
 data as drawn (centred) and once moved 10 units up. It prints the updates of each run and what the
 notebook quotes: on how many draws the constant 1 needs fewer updates on the centred data, on how
-many the constant 10 needs fewer on the moved data, and the medians on the moved data.
+many the constant 10 needs fewer (and at least 10 times fewer) on the moved data, the ties
+and reversals, and the medians on the moved data.
 
 Usage: PYTHONPATH=. python tools/sweep_02_bias_scale.py [seed ...]   (default: 0 to 19)
 """
@@ -39,7 +40,11 @@ def summary(table):
     table = np.asarray(table)
     return {
         "centred, constant 1 fewer": int(np.sum(table[:, 0] < table[:, 1])),
+        "centred, ties": int(np.sum(table[:, 0] == table[:, 1])),
+        "centred, constant 10 fewer": int(np.sum(table[:, 1] < table[:, 0])),
         "moved up, constant 10 fewer": int(np.sum(table[:, 3] < table[:, 2])),
+        "moved up, constant 10 at least 10x fewer": int(np.sum(10 * table[:, 3] <= table[:, 2])),
+        "moved up, ties": int(np.sum(table[:, 3] == table[:, 2])),
         "moved up, median with constant 1": float(np.median(table[:, 2])),
         "moved up, median with constant 10": float(np.median(table[:, 3])),
     }
@@ -50,7 +55,7 @@ def main(seeds):
     for s, row in zip(seeds, table):
         print(f"seed {s:>2}: centred {row[:2]}, moved up {row[2:]}")
     for key, value in summary(table).items():
-        print(f"{key}: {value:g} of {len(seeds)}" if "fewer" in key else f"{key}: {value:g}")
+        print(f"{key}: {value:g}" if "median" in key else f"{key}: {value:g} of {len(seeds)}")
 
 
 if __name__ == "__main__":

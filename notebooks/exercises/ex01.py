@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from perclib._format import num as _num
 from perclib.datasets import worked_example
-from perclib.exercises import Exercise, ExerciseSet, Mistake
+from perclib.exercises import Exercise, ExerciseSet, Mistake, _numbers, _words
 
 EXERCISES = ExerciseSet()
 
@@ -89,6 +90,8 @@ def _read_points(answer):
     """A set of 2-D points from a list, tuple or array of points; None if it is not one."""
     if isinstance(answer, (str, bytes, dict)):
         return None
+    if isinstance(answer, (set, frozenset)):  # "which points": a set is the natural type
+        answer = sorted(answer, key=repr)
     try:
         arr = np.array(answer, dtype=np.float64)
     except (TypeError, ValueError):
@@ -144,29 +147,59 @@ EXERCISES.add(
 )
 
 
-# -- 3: a signed distance ------------------------------------------------------------------------
+# -- 3: the signed distance when the line's equation is rescaled -------------------------------
+
+_P3 = np.array([3.0, 4.0])
+_FORMS3 = ((np.array([3.0, 4.0]), -5.0), (np.array([-6.0, -8.0]), 10.0))  # the same line
+
+
+def _distances(norm=np.linalg.norm, scale_b=True):
+    """The signed distance of (3, 4) from the line in each of its two forms."""
+    out = []
+    for w, b in _FORMS3:
+        b = b if scale_b or b < 0 else -5.0
+        out.append(float((w @ _P3 + b) / norm(w)))
+    return tuple(out)
+
 
 EXERCISES.add(
     Exercise(
         "01-3",
         "quick",
-        "the signed distance",
-        lambda: (3 * 3 + 4 * 4 - 5) / 5,
+        "the pair of signed distances",
+        lambda: _distances(),
         mistakes=(
             Mistake(
-                20.0,
-                "That is the activation w.x + b. Double w and b: the line stays, the point stays, "
-                "but your number doubles, so it cannot be a distance.",
+                lambda: tuple(abs(v) for v in _distances()),
+                "Your two numbers are equal. The line and the point did not move, but one thing "
+                "in the formula did change between the two forms: which way does w point in each?",
             ),
-            Mistake(0.8, "You divided by the squared length of w."),
-            Mistake(5.0, "Your distance is to the line 3x1 + 4x2 = 0: where is the −5?"),
             Mistake(
-                -4.0, "Check the sign: is (3, 4) on the side w points to, or on the other side?"
+                lambda: _distances(norm=lambda w: 1.0),
+                "Those are activations w.x + b, not distances: the second form doubled the "
+                "equation, and a distance cannot depend on how the equation is written.",
+            ),
+            Mistake(
+                lambda: _distances(norm=lambda w: w @ w),
+                "You divided by the squared length of w.",
+            ),
+            Mistake(
+                lambda: _distances(scale_b=False),
+                "In the second form every coefficient is multiplied by −2, the constant too.",
+            ),
+            Mistake(
+                lambda: tuple(-v for v in _distances()),
+                "Check the signs: is (3, 4) on the side w points to, or on the other side, in "
+                "each form?",
             ),
         ),
-        hint="Section 3 gives the signed distance; find w and b in the line's equation first.",
-        solution="(w.x + b)/||w|| = (3·3 + 4·4 − 5)/√(3² + 4²) = 20/5 = 4: the point is 4 units "
-        "from the line, on the side w points to.",
+        hint="Read w and b off each equation, then use section 3's signed distance for each.",
+        solution="First form: w = (3, 4), b = −5, ||w|| = 5, (9 + 16 − 5)/5 = 4. Second form: "
+        "w = (−6, −8), b = 10, ||w|| = 10, (−18 − 32 + 10)/10 = −4. Answer (4, −4). Scaling "
+        "the equation by a positive number changes nothing; by a negative one it flips w, so "
+        "the + side (the side w points to) becomes the other half-plane and the signed distance "
+        "changes sign. Its size, the distance itself, stays 4: it belongs to the line and the "
+        "point, not to the equation.",
     )
 )
 
@@ -227,60 +260,71 @@ EXERCISES.add(
 )
 
 
-# -- 5: AND is linearly separable, and why ----------------------------------------------------
+# -- 5: "exactly two of three" is not linearly separable, and why --------------------------------
+
+_CUBE = np.array([[i, j, k] for i in (0, 1) for j in (0, 1) for k in (0, 1)], dtype=float)
+_TWO_OF_THREE = np.where(_CUBE.sum(axis=1) == 2, 1, -1)
+_NONE = {"none", "no plane", "no line", "not separable", "not linearly separable"}
 
 
-def _judge_and(answer):
+def _judge_two_of_three(answer):
+    form = 'give "none" if you think no plane exists, or four numbers (w1, w2, w3, b).'
     if isinstance(answer, str):
-        if answer.strip().lower().strip(".!") in ("none", "no", "no line", "not separable"):
-            return (
-                "before concluding that no line exists, run section 5's XOR argument on AND: "
-                "write the four inequalities a separator needs and look for the contradiction."
-            )
-        return 'give three numbers (w1, w2, b), or "none" if you think no line exists.'
-    try:
-        w1, w2, b = (float(v) for v in np.asarray(answer, dtype=object).ravel())
-    except (TypeError, ValueError):
-        return 'give three numbers (w1, w2, b), or "none" if you think no line exists.'
-    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=float)
-    y = np.array([-1, -1, -1, 1])
-    a = X @ [w1, w2] + b
-    wrong = [f"<{int(p[0])},{int(p[1])}> (a = {v:g})" for p, v, t in zip(X, a, y) if t * v <= 0]
-    if wrong:
-        return (
-            f"your line w.x + b = 0 does not put every point strictly on its own side: "
-            f"{', '.join(wrong)}. A point with a = 0 is on the line, not on its side."
-        )
-    return None
+        said = _words(answer)
+        return None if said in _NONE or said.split()[:1] in (["no"], ["none"]) else form
+    got = _numbers(answer)
+    if got is None or got.size != 4:
+        return form
+    w, b = got.ravel()[:3], got.ravel()[3]
+    a = _CUBE @ w + b
+    wrong = [
+        f"<{','.join(str(int(v)) for v in p)}> (a = {_num(v)}, label {t:+d})"
+        for p, v, t in zip(_CUBE, a, _TWO_OF_THREE)
+        if (1 if v >= 0 else -1) != t
+    ]
+    return (
+        f"your plane gets {', '.join(wrong)} wrong (sign(0) = +1). Write the inequality "
+        "each corner puts on (w1, w2, w3, b), as section 5 does for XOR."
+    )
 
 
 EXERCISES.add(
     Exercise(
         "01-5",
         "explain",
-        "your separator for AND",
+        "your answer",
         None,
-        judge=_judge_and,
+        judge=_judge_two_of_three,
         hint="",
         reasons={
-            "a": "Only <1,1> is +1, and a line can cut one corner of the square off from the "
-            "other three.",
-            "b": "The +1 corners and the −1 corners lie on opposite diagonals of the square.",
-            "c": "AND has three −1 points and one +1 point, and a line always splits four points "
-            "two and two.",
-            "d": "Every Boolean function of two inputs is linearly separable.",
+            "a": "It compares the number of active inputs with a threshold, like section 1's "
+            "threshold units, so one threshold unit computes it.",
+            "b": "It has five −1 corners and only three +1 corners, and a plane cannot leave "
+            "five corners of the cube on one side.",
+            "c": "The centre of the three +1 corners, (2/3, 2/3, 2/3), is also an average of "
+            "two −1 corners, 1/3·<0,0,0> + 2/3·<1,1,1>; the activation is linear, so it would "
+            "have to be >= 0 and < 0 there at once.",
+            "d": "Turning an input on can turn the output off (from two active to three), and a "
+            "function that is not monotone in its inputs is never linearly separable.",
         },
-        reason="a",
+        reason="c",
         reason_hints={
-            "b": "check that statement against AND's own four corners: where are its +1 points?",
-            "c": "a line can leave any number of the four corners on one side: try one close to "
-            "a corner.",
-            "d": "section 5 has a function of two inputs that is not.",
+            "a": "a threshold unit fires from a count on; does this function stay on when a "
+            "third input comes on?",
+            "b": "the three-input AND (+1 only at <1,1,1>) leaves seven corners on one side: "
+            "count what a plane can do before relying on it.",
+            "d": "try x1 AND NOT x2 on two inputs: turning x2 on turns it off. Is it linearly "
+            "separable? Look for a line.",
         },
-        solution="AND is linearly separable (reason a): only <1,1> is +1, and the line "
-        "x1 + x2 = 1.5 puts it alone on the + side, so (w1, w2, b) = (1, 1, −1.5) works "
-        "(activations −1.5, −0.5, −0.5, 0.5). Any line that cuts <1,1> off from the other three "
-        "corners works too. XOR has no such line because its +1 corners are opposite each other.",
+        solution="Not separable (reason c). Suppose (w, b) separated it, with sign(0) = +1. The "
+        "+1 corners <1,1,0>, <1,0,1>, <0,1,1> have a >= 0; add the three: 2(w1 + w2 + w3) + "
+        "3b >= 0, so the activation at their centre (2/3, 2/3, 2/3) is >= 0. The −1 corners "
+        "<0,0,0> and <1,1,1> have b < 0 and w1 + w2 + w3 + b < 0; 1/3 of the first plus 2/3 of "
+        "the second is the activation at the same centre, < 0. A contradiction: the convex "
+        "hulls of the two classes meet, so no plane separates them (as for XOR). Option a "
+        "fails because 'exactly two' is two thresholds (at least two, and not three); b fails "
+        "because AND leaves seven corners on one side; d fails because x1 AND NOT x2 is not "
+        "monotone yet is separable, e.g. (w1, w2, b) = (1, −1, −0.5).",
     )
 )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from perclib.exercises import Exercise, ExerciseSet, Mistake
+from perclib.exercises import Exercise, ExerciseSet, Mistake, _words
 
 EXERCISES = ExerciseSet()
 
@@ -61,42 +61,55 @@ EXERCISES.add(
 # -- 2: how many updates one point forces -------------------------------------------------------
 
 
-def _updates_to_fix(w, b, x, y, eta=1.0, bias_in_a=True, bias_moves=True):
-    k = 0
-    while y * (w @ x + b * bias_in_a) <= 0:
-        w, b, k = w + eta * y * x, b + eta * y * bias_moves, k + 1
-    return k
+_W2, _X2, _Y2 = np.array([-5.0, -5.0]), np.array([1.0, 1.0]), 1.0
 
 
-_P2 = (np.array([-5.0, -5.0]), 1.0, np.array([1.0, 1.0]), 1.0)
+def _biases_with_two(bias_in_a=True, bias_moves=True, tie_is_mistake=True):
+    """The smallest and largest whole b in -20..20 for which the point needs exactly 2 updates."""
+    found = []
+    for b in range(-20, 21):
+        w, bb, k = _W2, float(b), 0
+        while (_Y2 * (w @ _X2 + bb * bias_in_a)) < (1e-12 if tie_is_mistake else 0) and k < 99:
+            w, bb, k = w + _Y2 * _X2, bb + _Y2 * bias_moves, k + 1
+        if k == 2:
+            found.append(b)
+    return (min(found), max(found))
+
 
 EXERCISES.add(
     Exercise(
         "02-2",
-        "quick",
-        "k",
-        lambda: _updates_to_fix(*_P2),
+        "predict",
+        "the smallest and largest b",
+        lambda: _biases_with_two(),
         mistakes=(
             Mistake(
-                lambda: _updates_to_fix(*_P2) - 1,
-                "Off by one: after that many updates where is the point? Check y·a there, and the "
-                "test for a mistake.",
+                lambda: _biases_with_two(tie_is_mistake=False),
+                "Check the ends of your range: at one of them an update leaves the point exactly "
+                "on the boundary. Is that a mistake for the margin rule?",
             ),
             Mistake(
-                lambda: _updates_to_fix(*_P2, bias_in_a=False, bias_moves=False),
-                "You worked as if the model had no bias: here b = 1 is part of a, and it moves.",
+                lambda: _biases_with_two(bias_moves=False),
+                "Each update moves b as well as w: by how much does y·a rise per update here?",
             ),
             Mistake(
-                lambda: _updates_to_fix(*_P2, bias_moves=False),
-                "Check both parts of the bias: b is in the activation, and each update moves b as "
-                "well as w.",
+                lambda: (_biases_with_two()[0], _biases_with_two()[1] - 1),
+                "Your smallest b is right; test your largest b + 1 by doing its updates one by "
+                "one.",
             ),
-            Mistake(4.5, "That is not a whole number of updates: count them one by one."),
+            Mistake(
+                lambda: (_biases_with_two()[0] - 1, _biases_with_two()[1]),
+                "Your largest b is right; do the updates for your smallest b one by one.",
+            ),
         ),
-        hint="Write y·a after 0, 1, 2, ... updates and stop at the first value that is not a "
-        "mistake.",
-        solution="y·a₀ = −5 − 5 + 1 = −9 and each update adds ||x||² + 1 = 3: −9, −6, −3, 0, 3. "
-        "After 3 updates y·a = 0 is a tie, still a mistake, so k = 4 = ⌊9/3⌋ + 1.",
+        hint="Write y·a after 0, 1 and 2 updates as a function of b, and say which of them must be "
+        "mistakes and which must not.",
+        solution="y·a₀ = −5 − 5 + b = b − 10, and each update adds ||x||² + 1 = 3. Exactly 2 "
+        "updates means: after one update still a mistake, b − 7 <= 0 (a tie counts), and after "
+        "two not, b − 4 > 0. So 4 < b <= 7: the whole numbers 5, 6, 7, answer (5, 7). At b = 7 "
+        "the first update lands on a tie, y·a = 0, and the second one is needed; at b = 4 the "
+        "second lands on a tie and a third is needed. The formula k* = ⌊r⌋ + 1 says the same: "
+        "r = (10 − b)/3 must be in [1, 2).",
     )
 )
 
@@ -109,6 +122,14 @@ EXERCISES.add(
         "predict",
         "the factor",
         lambda: 1,
+        words={
+            "same": 1,
+            "the same": 1,
+            "no change": 1,
+            "unchanged": 1,
+            "as many": 1,
+            "equal": 1,
+        },
         mistakes=(
             Mistake(
                 100,
@@ -130,42 +151,69 @@ EXERCISES.add(
 )
 
 
-# -- 4: one step of the prediction rule ----------------------------------------------------------
+# -- 4: one epoch of the prediction rule, with its count ----------------------------------------
 
 
-def _prediction_step(w, b, x, y, eta, tie=1.0, factor=None, bias=True, sign=1.0):
-    a = w @ x + b
-    y_hat = 1.0 if a > 0 else (-1.0 if a < 0 else tie)
-    c = sign * eta * ((y - y_hat) if factor is None else factor * y * (y_hat != y))
-    return w + c * x, b + c * bias
+def _prediction_epoch(w, b, X, y, eta, tie=1.0, factor=None, bias=True, sign=1.0, count="update"):
+    """One pass of the prediction rule over the rows of X in order: (w, b, number of updates).
+
+    The keywords make the anticipated bugs: the class of a tie, a step of η·y instead of
+    η(y − ŷ), no bias step, the wrong sign, counting ties as the margin rule does."""
+    k = 0
+    for x_i, y_i in zip(X, y):
+        a = w @ x_i + b
+        y_hat = 1.0 if a > 0 else (-1.0 if a < 0 else tie)
+        c = sign * eta * ((y_i - y_hat) if factor is None else factor * y_i * (y_hat != y_i))
+        if count == "margin":
+            k += int(y_i * a <= 0)
+        elif c != 0:
+            k += 1
+        w, b = w + c * x_i, b + c * bias
+    return w, b, k
 
 
-def _update_cases(rng):
+def _perclib_epoch(w, b, X, y, eta):
+    """The same epoch from perclib's estimator: one epoch of Perceptron(rule="prediction")."""
+    import warnings
+
+    from perclib import ConvergenceWarning, Perceptron
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # one epoch need not converge
+        fit = Perceptron(rule="prediction", eta=eta, max_iter=1).fit(
+            X, y, coef_init=w, intercept_init=b
+        )
+    return fit.coef_, float(fit.intercept_), int(fit.n_updates_)
+
+
+def _epoch_cases(rng):
     cases = []
-    for k in range(30):
-        d = int(rng.integers(1, 4))
+    while len(cases) < 30:
+        n, d = int(rng.integers(3, 7)), int(rng.integers(1, 4))
+        X = rng.integers(-2, 3, (n, d)).astype(float)
+        if np.any(np.all(X == 0, axis=1)):  # no zero inputs: with x = 0 only b can move
+            continue
+        y = rng.choice([-1.0, 1.0], n)
+        if len(set(y)) < 2:
+            continue
         w = rng.integers(-3, 4, d).astype(float)
-        x = rng.integers(-2, 3, d).astype(float)
-        y = float(rng.choice([-1.0, 1.0]))
+        b = -float(w @ X[0]) if len(cases) % 3 == 0 else float(rng.integers(-3, 4))  # a tie
         eta = float(rng.choice([0.5, 1.0, 2.0]))
-        b = float(rng.integers(-3, 4))
-        if k % 4 == 0:  # a tie, a = 0, with either label
-            b = -float(w @ x)
-        cases.append(((w, b, x, y, eta), _prediction_step(w, b, x, y, eta)))
+        cases.append(((w, b, X, y, eta), _perclib_epoch(w, b, X, y, eta)))
     return cases
 
 
 def _bug(**kw):
-    return lambda w, b, x, y, eta: _prediction_step(w, b, x, y, eta, **kw)
+    return lambda w, b, X, y, eta: _prediction_epoch(w, b, X, y, eta, **kw)
 
 
 EXERCISES.add(
     Exercise(
         "02-4",
         "implement",
-        "your prediction_update",
-        _update_cases,
-        returns=("w", "b"),
+        "your prediction_epoch",
+        _epoch_cases,
+        returns=("w", "b", "k"),
         mistakes=(
             Mistake(
                 _bug(tie=0.0),
@@ -187,13 +235,21 @@ EXERCISES.add(
                 _bug(sign=-1.0),
                 "Your steps move the boundary away from the point: check the sign of the step.",
             ),
+            Mistake(
+                _bug(count="margin"),
+                "Your w and b are right but your count is not: you counted a point the prediction "
+                "rule does not update on. Count the updates, not the ties.",
+            ),
         ),
-        hint="Compare your (w, b) with the failing case worked by hand: first ŷ, then y − ŷ, then "
-        "the step.",
-        solution="```python\ndef prediction_update(w, b, x, y, eta):\n    y_hat = 1 if w @ x + b "
-        ">= 0 else -1  # sign(0) = +1\n    c = eta * (y - y_hat)  # 0, or 2·eta·y on an error\n"
-        "    return w + c * x, b + c\n```\nOn a tie with y = +1, ŷ = +1 = y and nothing changes; "
-        "with y = −1 the step is −2η.",
+        hint="Take the failing case and work its epoch by hand, one row at a time: ŷ, then "
+        "y − ŷ, then the step and the count. Compare after each row.",
+        solution="```python\ndef prediction_epoch(w, b, X, y, eta):\n    k = 0\n    for x_i, "
+        "y_i in zip(X, y):\n        y_hat = 1 if w @ x_i + b >= 0 else -1  # sign(0) = +1\n"
+        "        if y_hat != y_i:\n            c = eta * (y_i - y_hat)  # 2·eta·y_i\n"
+        "            w, b, k = w + c * x_i, b + c, k + 1\n    return w, b, k\n```\nThe "
+        "updates are made in order, each on the weights the previous ones left; on a tie with "
+        "y = +1, ŷ = +1 = y and nothing changes (the margin rule would update there); with "
+        "y = −1 the step is −2η.",
         seed=202,
     )
 )
@@ -203,23 +259,28 @@ EXERCISES.add(
 
 _RULES = {
     "margin": "margin",
-    "margin rule": "margin",
-    "the margin rule": "margin",
+    "margin only": "margin",
     "prediction": "prediction",
-    "prediction rule": "prediction",
-    "the prediction rule": "prediction",
+    "prediction only": "prediction",
     "both": "both",
-    "both rules": "both",
+    "margin and prediction": "both",
+    "prediction and margin": "both",
+    "either": "both",
+    "each": "both",
     "neither": "neither",
     "none": "neither",
-    "no rule": "neither",
+    "no": "neither",
+    "nothing": "neither",
 }
+_FILLER = {"the", "rule", "rules", "only", "one", "s"}
 
 
 def _rule(word):
+    """A rule named in any wording: "The margin rule.", "only the margin rule", "margin-rule"."""
     if not isinstance(word, str):
         return None
-    return _RULES.get(" ".join(word.lower().replace("-", " ").replace('"', "").split()))
+    said = " ".join(t for t in _words(word).split() if t not in _FILLER)
+    return _RULES.get(said, _RULES.get(said.replace(" only", "")))
 
 
 def _judge_tie(answer):
@@ -251,22 +312,26 @@ EXERCISES.add(
         judge=_judge_tie,
         hint="",
         reasons={
-            "a": "At a = 0 the margin rule's test y·a <= 0 holds whatever the label, while the "
+            "a": "A point with a = 0 lies on the boundary, so every rule counts it as a mistake.",
+            "b": "At a = 0 the prediction rule updates for y = +1, because y − ŷ is nonzero "
+            "only for a point on the boundary.",
+            "c": "The two rules are the same rule up to the factor 2 in the step, so they "
+            "update on the same points, ties included.",
+            "d": "At a = 0 the margin rule's test y·a <= 0 holds whatever the label, while the "
             "prediction rule compares y with ŷ = sign(0) = +1.",
-            "b": "A point with a = 0 lies on the boundary, so every rule counts it as a mistake.",
-            "c": "sign(0) = 0, so y − ŷ = y and the prediction rule takes half a step.",
-            "d": "The margin rule updates only when the prediction is wrong, as the prediction "
-            "rule does.",
         },
-        reason="a",
+        reason="d",
         reason_hints={
-            "b": "the prediction rule does not look at where the point is, only at ŷ and y.",
-            "c": "in this course sign(0) is not 0.",
-            "d": "the margin rule's test is y·a <= 0, not ŷ ≠ y: do they agree when a = 0?",
+            "a": "the prediction rule does not look at where the point is, only at ŷ and y.",
+            "b": "work out y − ŷ at a = 0 for y = +1, with this course's sign(0).",
+            "c": "section 6 shows the factor 2 away from ties; a tie is exactly where the two "
+            "tests can disagree. Write both tests at a = 0.",
         },
         solution="The margin rule updates when y·a <= 0; at a = 0, y·a = 0 for either label, so "
         "it updates for y = +1 and for y = −1. The prediction rule updates when ŷ ≠ y; ŷ = "
-        'sign(0) = +1, so it updates for y = −1 only. Answer: ("margin", "both"), reason a.',
+        'sign(0) = +1, so it updates for y = −1 only. Answer: ("margin", "both"), reason d. '
+        "So from w = 0, b = 0, where the first activation is always a tie, the two rules part "
+        "at the first step exactly when the first label is +1.",
     )
 )
 
