@@ -71,7 +71,8 @@ def main(n_seeds=20):
         acc = np.array([r[name][0] for r in runs])
         sv = np.array([r[name][1] for r in runs])
         print(
-            f"{name:10s} accuracy {acc.mean():.3f} ± {acc.std():.3f}, support vectors {sv.mean():.1f}"
+            f"{name:10s} accuracy {acc.mean():.3f} ± {acc.std():.3f}, "
+            f"support vectors {sv.mean():.1f}"
         )
     for name in ("perceptron", "averaged"):
         for k, what in ((2, "fit"), (3, "predict 100"), (4, "predict 10000")):
