@@ -16,6 +16,7 @@ from perclib.datasets import worked_example
 from perclib.widgets import (
     BoundaryExplorer,
     EnsembleExplorer,
+    KernelStepper,
     MarginExplorer,
     MulticlassStepper,
     SGDExplorer,
@@ -47,6 +48,7 @@ WIDGETS = {
     "EnsembleExplorer": lambda: EnsembleExplorer(n_samples=40, n_test=40),
     "SGDExplorer": lambda: SGDExplorer(),
     "MulticlassStepper": lambda: MulticlassStepper(),
+    "KernelStepper": lambda: KernelStepper(*worked_example()),
 }
 
 

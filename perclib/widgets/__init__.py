@@ -8,6 +8,7 @@ value, then check the state and the figure's data.
 from .boundary import BoundaryExplorer
 from .convergence import MarginExplorer
 from .ensemble import EnsembleExplorer
+from .kernel import KernelStepper
 from .losses import SGDExplorer
 from .multiclass import MulticlassStepper
 from .stepper import Stepper

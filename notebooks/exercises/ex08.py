@@ -1,0 +1,214 @@
+"""The exercises of notebook 08 · Kernels: the dual perceptron.
+
+Answers, anticipated mistakes, hints and worked solutions; the ids are "08-k", exercise k of the
+notebook, and expected values are computed when a check runs. The self-check mechanism is
+perclib.exercises. The notebook loads them with
+
+    from exercises.ex08 import check, check_function, reveal, show_solution
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from perclib.exercises import Exercise, ExerciseSet, Mistake
+
+EXERCISES = ExerciseSet()
+
+# 08-1: a run with eta = 1 and the margin rule updated on x_2 (y = +1) three times and on
+# x_5 (y = -1) twice, and on no other example.
+_UPDATES = {2: (+1, 3), 5: (-1, 2)}
+
+
+def _dual_coefficients():
+    a2 = _UPDATES[2][0] * _UPDATES[2][1]
+    a5 = _UPDATES[5][0] * _UPDATES[5][1]
+    return (a2, a5, a2 + a5)
+
+
+EXERCISES.add(
+    Exercise(
+        "08-1",
+        "quick",
+        "(α₂y₂, α₅y₅, b)",
+        _dual_coefficients,
+        mistakes=(
+            Mistake(
+                (3, 2, 5),
+                "A mistake on an example moves w towards y·x, so each coefficient carries its "
+                "example's label.",
+            ),
+            Mistake((3, -2, 0), "The bias moves on every update too, by the same step as α y."),
+            Mistake((1, -1, 0), "α counts the mistakes made on an example, each one of them."),
+            Mistake(
+                (1, -1, 1),
+                "α counts the mistakes made on an example, each one of them, not whether there "
+                "was one.",
+            ),
+        ),
+        hint="Replay the five updates one by one from α = 0, b = 0, writing what each adds "
+        "(η = 1, margin rule), then add up.",
+        solution="Each update on (xᵢ, yᵢ) adds η yᵢ to αᵢyᵢ and to b. Example 2 (y = +1), three "
+        "updates: α₂y₂ = +3. Example 5 (y = −1), two updates: α₅y₅ = −2. The bias got all five "
+        "steps: b = 3 − 2 = 1. The activation is a(x) = 3 K(x₂, x) − 2 K(x₅, x) + 1.",
+    )
+)
+
+EXERCISES.add(
+    Exercise(
+        "08-2",
+        "explain",
+        "the answer",
+        "no",
+        mistakes=(
+            Mistake(
+                "yes",
+                "Evaluate K(x, x) at a point you choose, and compare it with what a dot product "
+                "φ(x)·φ(x) can be.",
+            ),
+        ),
+        hint='Answer "yes" or "no".',
+        reasons={
+            "a": "it is linear in x, and a kernel must be nonlinear to be useful",
+            "b": "it holds a constant term, and a dot product of feature vectors has none",
+            "c": "at x = 0 it gives K(x, x) = −1, but φ(x)·φ(x) = ‖φ(x)‖² is never negative",
+            "d": "it is not symmetric in x and z",
+        },
+        reason="c",
+        reason_hints={
+            "a": "The linear kernel x·z is a kernel (φ(x) = x): being linear rules nothing out.",
+            "b": "(x·z + 1)² has a constant term and is a kernel: its φ has the feature 1.",
+            "d": "Swap x and z in x·z − 1: does the value change?",
+        },
+        solution="No. If K(x, z) = φ(x)·φ(z) for some feature map φ, then K(x, x) = ‖φ(x)‖² ≥ 0 "
+        "for "
+        "every x. Here K(0, 0) = 0 − 1 = −1 < 0, so no φ exists (reason c). (a) is wrong: x·z is "
+        "the linear kernel. (b) is wrong: (x·z + 1)² has a constant term and φ(x) = "
+        "(1, √2x₁, √2x₂, x₁², x₂², √2x₁x₂) gives it. (d) is wrong: x·z − 1 is symmetric. "
+        "(x·z + 1, with a plus, is a kernel: φ(x) = (1, x).)",
+    )
+)
+
+
+def _rbf_predict(alpha_y, b, X_train, X, gamma):
+    d2 = ((X[:, None, :] - X_train[None, :, :]) ** 2).sum(axis=2)
+    a = np.exp(-gamma * d2) @ alpha_y + b
+    return np.where(a >= 0, 1, -1)
+
+
+def _rbf_cases(rng):
+    cases = []
+    for _ in range(25):
+        n, m, d = int(rng.integers(1, 8)), int(rng.integers(1, 6)), int(rng.integers(1, 4))
+        X_train, X = rng.normal(size=(n, d)), rng.normal(size=(m, d))
+        alpha_y = rng.integers(-3, 4, size=n).astype(float)
+        b, gamma = float(rng.integers(-2, 3)), float(rng.choice([0.5, 1.0, 2.0]))
+        cases.append(((alpha_y, b, X_train, X, gamma), _rbf_predict(alpha_y, b, X_train, X, gamma)))
+    # a point where the activation is exactly 0: sign(0) = +1
+    cases.append(((np.zeros(2), 0.0, np.eye(2), np.ones((1, 2)), 1.0), np.array([1])))
+    return cases
+
+
+EXERCISES.add(
+    Exercise(
+        "08-3",
+        "implement",
+        "your rbf_predict",
+        _rbf_cases,
+        trials=26,
+        mistakes=(
+            Mistake(
+                lambda alpha_y, b, X_train, X, gamma: np.where(
+                    _activation(alpha_y, 0.0, X_train, X, gamma) >= 0, 1, -1
+                ),
+                "Your labels ignore part of the activation: which term of a(x) is not a kernel "
+                "value?",
+            ),
+            Mistake(
+                lambda alpha_y, b, X_train, X, gamma: np.where(
+                    np.exp(
+                        -gamma * np.sqrt(((X[:, None, :] - X_train[None, :, :]) ** 2).sum(axis=2))
+                    )
+                    @ alpha_y
+                    + b
+                    >= 0,
+                    1,
+                    -1,
+                ),
+                "Check the power of the distance in the RBF kernel.",
+            ),
+            Mistake(
+                lambda alpha_y, b, X_train, X, gamma: np.where(
+                    _activation(alpha_y, b, X_train, X, gamma) > 0, 1, -1
+                ),
+                "Your labels differ only where the activation is exactly 0: what does the course "
+                "predict there?",
+            ),
+        ),
+        hint="Build the kernel matrix between the new points and the training points first (one "
+        "row per new point), check its shape, then the activation, then the labels.",
+        solution="```python\ndef rbf_predict(alpha_y, b, X_train, X, gamma):\n"
+        "    d2 = ((X[:, None, :] - X_train[None, :, :]) ** 2).sum(axis=2)  # (m, n)\n"
+        "    a = np.exp(-gamma * d2) @ alpha_y + b\n"
+        "    return np.where(a >= 0, 1, -1)\n```\n"
+        "Row j of the kernel matrix holds K(x_i, x) for the new point x = X[j] and every "
+        "training point x_i; multiplying by the dual coefficients sums αᵢyᵢK(xᵢ, x); the bias is "
+        "added, and sign(0) = +1.",
+    )
+)
+
+
+def _activation(alpha_y, b, X_train, X, gamma):
+    d2 = ((X[:, None, :] - X_train[None, :, :]) ** 2).sum(axis=2)
+    return np.exp(-gamma * d2) @ alpha_y + b
+
+
+# 08-4: the quadratic kernel K(x, z) = (x.z)^2 with the bias, data with max ||x|| = 2, and
+# margin 0.5 in feature space (bias inside the norm, as max_margin computes it).
+_MAX_NORM, _MARGIN = 2.0, 0.5
+
+
+def _bound():
+    return (1 + _MAX_NORM**4) / _MARGIN**2
+
+
+EXERCISES.add(
+    Exercise(
+        "08-4",
+        "quick",
+        "the largest number of mistakes the bound allows",
+        _bound,
+        mistakes=(
+            Mistake(
+                lambda: _MAX_NORM**4 / _MARGIN**2,
+                "The perceptron learns a bias too: it is one more feature, the constant 1, in "
+                "R's norm.",
+            ),
+            Mistake(
+                lambda: (1 + _MAX_NORM**2) / _MARGIN**2,
+                "R is measured in feature space: the length of φ(x) comes from K(x, x), not "
+                "from ‖x‖.",
+            ),
+            Mistake(
+                lambda: (1 + _MAX_NORM**4) / _MARGIN,
+                "Novikoff's bound is a ratio squared.",
+            ),
+            Mistake(
+                lambda: np.sqrt(1 + _MAX_NORM**4) / _MARGIN,
+                "Novikoff's bound is a ratio squared.",
+            ),
+        ),
+        hint="Write R² in feature space with the bias's constant feature, from K(x, x), then the "
+        "bound (R/γ)².",
+        solution="In feature space ‖φ(x)‖² = K(x, x) = (x·x)² = ‖x‖⁴, at most 2⁴ = 16. The bias is "
+        "the constant feature 1, so R² = 1 + 16 = 17 and the bound is R²/γ² = 17/0.25 = 68 "
+        "mistakes, whatever the order of the examples.",
+    )
+)
+
+
+check = EXERCISES.check
+check_function = EXERCISES.check_function
+show_solution = EXERCISES.show_solution
+answered = EXERCISES.answered
+reveal = EXERCISES.reveal
