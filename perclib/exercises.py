@@ -1,18 +1,18 @@
 """Self-checks for the notebooks: a student writes an answer, a helper says right or wrong, and why.
 
-The central one, :func:`check_epoch`, checks a hand-computed perceptron trace (the COMP90049 worked
+The central one, :func:`check_epoch`, checks a hand-computed perceptron trace (the course's worked
 example by default) row by row and says where it FIRST goes wrong, e.g.
 ``step 3 (x = <0,0>, epoch 1): your activation θ·x is 1 but it should be 0``. It works for any order
 of the points: the order is read from the student's rows.
 
-Notation (the lecture's): θ = (b, w1, ..., wd) is the bias followed by the weights, and x is
+Notation (notebook 03's): θ = (b, w1, ..., wd) is the bias followed by the weights, and x is
 augmented with a leading 1, so θ·x = b + w·x. The prediction is ŷ = +1 if θ·x >= 0 else -1
-(sign(0) = +1). Under ``rule="prediction"`` (the lecture's) the update is
+(sign(0) = +1). Under ``rule="prediction"`` (the prediction rule) the update is
 θ ← θ + η (y − ŷ) (1, x), made when ŷ ≠ y; under ``rule="margin"`` it is θ ← θ + η y (1, x),
 made when y θ·x <= 0.
 
-:func:`trace_table` turns a recorded fit (``history_``) into the lecture's table: epoch, x, θ·x,
-ŷ, y, update.
+:func:`trace_table` turns a recorded fit (``history_``) into notebook 03's trace table: epoch,
+x, θ·x, ŷ, y, update.
 
 :class:`ExerciseSet` holds one notebook's exercises (their answers, anticipated mistakes, hints and
 worked solutions, which are course content and live beside the notebook, in notebooks/exercises/)
@@ -40,7 +40,7 @@ _TOL = 1e-9
 
 
 def _point(x):
-    """x as the lecture writes it: <1,2>."""
+    """x as the trace table writes it: <1,2>."""
     return "<" + ",".join(_num(t) for t in np.asarray(x).ravel()) + ">"
 
 
@@ -52,11 +52,11 @@ def _sign(v):
     return "+1" if v > 0 else "-1"
 
 
-# -- the lecture's table from a recorded fit ------------------------------------------------------
+# -- the trace table from a recorded fit ----------------------------------------------------------
 
 
 class TraceTable:
-    """The lecture's trace table: one row per visited example.
+    """The trace table: one row per visited example.
 
     ``rows`` is a list of dicts with keys epoch, x, theta_x, y_hat, y, updated, theta (θ after the
     step, as (b, w1, ..., wd)). Printing gives a plain-text table; in a notebook it shows as HTML.
@@ -114,7 +114,7 @@ class TraceTable:
 
 
 def trace_table(history, *, epochs=None):
-    """The lecture's table (epoch, x, θ·x, ŷ, y, update) from ``Perceptron(record=True).history_``.
+    """The trace table (epoch, x, θ·x, ŷ, y, update) from ``Perceptron(record=True).history_``.
 
     Parameters
     ----------
@@ -1033,7 +1033,7 @@ class ExerciseSet:
         return Feedback(False, f"Not yet: {ex.hint} {_asked(exercise_id)}")
 
     def check_function(self, exercise_id, func):
-        """Check a function you wrote on the grader's random cases, against perclib's reference.
+        """Check a function you wrote on random cases, against the exercise's reference.
 
         The cases are random but fixed by the exercise's seed (the same function gets the same
         verdict on every run). A wrong function gets the first case it fails (its inputs as given
@@ -1086,7 +1086,7 @@ class ExerciseSet:
         if not failing:
             return Feedback(
                 True,
-                f"Right: {ex.what} agrees with perclib's reference on all {len(cases)} random "
+                f"Right: {ex.what} agrees with the reference on all {len(cases)} random "
                 f"cases (grader's seed {ex.seed}).",
             )
         for m in ex.mistakes:

@@ -16,7 +16,8 @@ Three losses, all functions of the signed activation y*a:
   :class:`perclib.Perceptron` give identical weights (the tests check it).
 - ``"hinge"``: max(0, 1 - y a), the SVM's loss: it also updates correct points with y a < 1.
 - ``"logistic"``: log(1 + exp(-y a)), the cross-entropy of the sigmoid sigma(a) (logistic
-  regression). It is smooth, and every example moves (w, b) a little: c = eta * y * sigma(-y a).
+  regression). It is smooth, and every example moves (w, b) a little
+  (notebook 05 derives the step).
 
 ``"zero_one"`` (1 where y a <= 0, the margin rule's mistakes, else 0) is available in
 :func:`loss_value` for plots; it has no useful subgradient (0 almost everywhere).

@@ -457,7 +457,7 @@ def test_hints_for_the_bias_and_for_no_update():
     fb = check_epoch([((1, 1), 0, 1, (0, 1, 1))], rule="margin")  # w moved, b did not
     assert "the bias changes too" in fb.message
     fb = check_epoch([((1, 1), 0, 1, (2, 2, 2))], rule="margin")  # the lecture's factor 2
-    assert "the lecture's step" in fb.message
+    assert "the prediction rule's step" in fb.message
     fb = check_epoch(
         [((1, 1), 0, 1, (0, 0, 0))], theta0=(-2, 1, 1)
     )  # 1 + 1 - 2 = 0; left out b gives 2
