@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from perclib import AveragedPerceptron, Perceptron, VotedPerceptron
+from perclib import Perceptron, VotedPerceptron
 from perclib.datasets import worked_example
 from perclib.exercises import epoch_trace
 from perclib.experiments import lazy_average

@@ -22,7 +22,9 @@ def test_cv_sweep_matches_the_stored_table_and_the_quotes():
     assert stored["totals"]["averaged > averaged ovr"] == 149
     assert stored["totals"]["averaged >= multi"] == 196
     assert stored["totals"]["8 as 1 largest"] == 60
-    assert min(r["8 as 1 largest"] for r in rows) == 4 and max(r["8 as 1 largest"] for r in rows) == 9
+    assert (
+        min(r["8 as 1 largest"] for r in rows) == 4 and max(r["8 as 1 largest"] for r in rows) == 9
+    )
     edges = [r["averaged - averaged ovr"][0] for r in rows]
     assert min(edges) == 0.003 and max(edges) == 0.008
     smaller = sum(r["std"]["averaged ovr"] < r["std"]["averaged"] for r in rows)

@@ -26,7 +26,6 @@ from perclib import ConvergenceWarning, MulticlassPerceptron
 from perclib.datasets import load_digits
 from perclib.experiments import confusion_matrix
 
-
 STORED = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "sweeps" / "07_cv.json"
 
 

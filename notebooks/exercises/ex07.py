@@ -125,8 +125,7 @@ EXERCISES.add(
         mistakes=(
             Mistake(
                 1,
-                "Count the vectors that change on a mistake, and how each change enters "
-                "w+ − w−.",
+                "Count the vectors that change on a mistake, and how each change enters w+ − w−.",
             ),
             Mistake(
                 -2,
