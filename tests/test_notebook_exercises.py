@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from perclib import AveragedPerceptron, Perceptron, VotedPerceptron
+from perclib import Perceptron, VotedPerceptron
 from perclib.datasets import worked_example
 from perclib.exercises import epoch_trace
 from perclib.experiments import lazy_average
@@ -79,9 +79,7 @@ def test_every_exercise_has_a_solution_and_its_mistakes_are_wrong():
             assert not fb and m.hint in fb.message, (ex.id, wrong)
 
 
-# 06-4 is tested below: two of its anticipated mistakes (c from 0, the mean of w_1..w_T) are one
-# vector, so the first one's hint is always the one given.
-@pytest.mark.parametrize("exercise_id", ["01-4", "02-4", "03-4", "04-4", "05-4", "07-4"])
+@pytest.mark.parametrize("exercise_id", ["01-4", "02-4", "03-4", "04-4", "05-4", "06-4", "07-4"])
 def test_implement_exercises_catch_their_anticipated_bugs(exercise_id):
     ex = get_exercise(exercise_id)
     assert check_function(exercise_id, lambda *args: None).neutral
@@ -347,44 +345,60 @@ def test_a_notebook_that_offers_solutions_imports_show_solution(notebook):
 
 
 def test_06_values_are_independent_of_the_bank():
+    from decimal import Decimal
+    from fractions import Fraction
+
+    ex06 = MODULES["06"]
     X, y = worked_example()
-    assert check("06-1", 1 + 3 * len(X))  # c = 1 + T, counted by hand
-    assert not check("06-1", 3 * len(X))
-    vp = VotedPerceptron(max_iter=3).fit(X, y)  # the counts and signs of the question
-    assert vp.counts_.tolist() == [0, 2, 4, 6]
-    assert np.where(vp.intercepts_ >= 0, 1, -1).tolist() == [1, 1, 1, -1]
-    assert check("06-2", int(vp.predict([[0.0, 0.0]])[0]))
-    assert not check("06-2", -1)
-    assert check("06-3", 12 / 13) and not check("06-3", 1.0) and not check("06-3", 13 / 12)
-    for form in (0.923, "0.9231", "12/13", [12 / 13]):  # the precision its solution asks for
-        assert check("06-3", form)
-    for form in ("+1", "1", 1.0, [1]):
-        assert check("06-2", form)
+    rows = ex06.iterates(X, y, 3)  # w_0 .. w_12 with the bias, by a plain loop
+    got = np.r_[ex06.count_first(X, y, 3)]
+    assert np.allclose(rows[:12].mean(axis=0), got)  # the mean of w_0 .. w_11
+    assert not np.allclose(rows.mean(axis=0), got)
+    for form in ((0, 11), [0, 11], np.array([0, 11]), ("0", "11")):
+        assert check("06-1", form), form
+    assert not check("06-1", (0, 12)) and not check("06-1", (1, 12))
+    # 06-2: the vote, counted by hand: 1(-1) + 2(-1) + 6(+1) + 3(-1) = 0, and sign(0) = +1
+    assert check("06-2", 1) and not check("06-2", -1)
+    for form in ("+1", "1", 1.0, [1], "plus one", "Positive"):
+        assert check("06-2", form), form
     assert "sign(0)" not in check("06-2", -1).message  # the hint does not state the answer
-    w_c0, _ = lazy_average(X, y, max_iter=3, slip="c starts at 0")
-    same = np.all(np.sign(X @ w_c0) == np.sign(X @ AveragedPerceptron(max_iter=3).fit(X, y).coef_))
-    assert same
-    for form in (("no", "a"), ("No.", "(a)"), ("No, it is not", "A")):
-        assert check("06-5", form)
-    for wrong in (("yes", "a"), ("no", "b"), ("no", "c"), ("no", "d"), ("yes", "d")):
-        assert not check("06-5", wrong)  # a right conclusion needs the right reason
+    vp = VotedPerceptron(max_iter=20).fit(X, y)
+    assert check("06-3", (len(vp.counts_), vp.counts_[-1])) and vp.counts_[:3].tolist() == [0, 2, 4]
+    assert not check("06-3", (4, 80)) and not check("06-3", (27, 80))
+    # 06-5: c <- 0 returns (T + 1)/T times CIML's vector, and the same predictions
+    w_c0, b_c0 = lazy_average(X, y, max_iter=3, slip="c starts at 0")
+    w_c1, b_c1 = lazy_average(X, y, max_iter=3)
+    assert np.allclose(w_c0, 13 / 12 * w_c1) and np.isclose(b_c0, 13 / 12 * b_c1)
+    for form, because in (
+        (("no", Fraction(13, 12)), "c"),
+        (("No.", "13/12"), "(c)"),
+        (("No, it is not", 1.083), "C"),
+        (("no", Decimal("1.0833")), "c)"),
+    ):
+        assert check("06-5", form, because=because), form
+    for wrong, because in (
+        (("yes", 13 / 12), "c"),
+        (("no", 12 / 13), "c"),
+        (("no", 1), "c"),
+        (("no", 13 / 12), "a"),
+        (("no", 13 / 12), "b"),
+        (("no", 13 / 12), "d"),
+    ):
+        assert not check("06-5", wrong, because=because), wrong
     assert check("06-5", (..., ...)).neutral
+    assert check("06-5", ("no", 13 / 12)).neutral  # the options are listed, nothing is graded
 
 
-def test_06_4_solution_passes_and_variants_get_their_hint():
+def test_06_4_solution_passes_and_agrees_with_voted_perceptron():
+    ex06 = MODULES["06"]
     text = show_solution("06-4").text
     code = re.search(r"```python\n(.*)```", text, re.S).group(1)
     ns = {"np": np}
     exec(code, ns)
-    assert check_function("06-4", ns["averaged_perceptron"])
-    for slip, word in [
-        ("c starts at 0", "starts at 0"),
-        ("c counts only mistakes", "only on mistakes"),
-    ]:
-        fb = check_function("06-4", lambda X, y, e, s=slip: lazy_average(X, y, max_iter=e, slip=s))
-        assert not fb and word in fb.message
-    last = check_function("06-4", lambda X, y, e: (np.zeros(X.shape[1]), 0.0))
-    assert not last and "show_solution" in last.message
+    assert check_function("06-4", ns["survival_counts"])
+    for (X, y, epochs), ref in ex06._counts_cases(np.random.default_rng(1)):
+        assert np.array_equal(VotedPerceptron(max_iter=epochs).fit(X, y).counts_, ref)
+    assert not check_function("06-4", lambda X, y, e: ex06.survival_counts(X, y, e)[1:])
 
 
 def test_05_values_and_hints():
@@ -456,36 +470,31 @@ def test_05_4_solution_passes_and_mistakes_get_their_hint():
     assert not no_bias and "bias" in no_bias.message
 
 
-# Three epochs over overlapping blobs: the fit stops before converging, and says so.
-@pytest.mark.filterwarnings("ignore:MulticlassPerceptron stopped after max_iter=3")
-def test_07_reference_step_agrees_with_perclib_multiclass():
-    from perclib import MulticlassPerceptron
-    from perclib.datasets import make_blobs3
-
-    _multiclass_step = MODULES["07"]._multiclass_step
-
-    X, y = make_blobs3()
-    run = MulticlassPerceptron(max_iter=3, eta=0.7, record=True).fit(X, y)
-    classes = list(run.classes_)
-    W, b = np.zeros_like(run.coef_), np.zeros_like(run.intercept_)
-    for s in run.history_:
-        W, b = _multiclass_step(W, b, np.asarray(s.x, dtype=float), classes.index(s.y), 0.7)
-        assert np.allclose(W, s.W) and np.allclose(b, s.b)
-
-
 def test_07_values_solution_and_hints():
-    assert check("07-1", 1) and check("07-1", "1") and check("07-1", 1.0)
-    assert "first" not in check("07-1", 2).message and "tie" in check("07-1", 2).message
-    x = np.array([1.0, 2.0])
+    from fractions import Fraction
+
     from perclib import MulticlassPerceptron
 
-    one = MulticlassPerceptron().fit(np.array([x, -x]), [1, 0])
-    assert one.n_updates_ == 1 and check("07-2", float(one.coef_[1] @ x + one.intercept_[1]))
-    assert "bias" in check("07-2", 5.0).message
-    assert check("07-3", (2, "b")) and check("07-3", ("2", "(B)")) and check("07-3", (2.0, "b"))
-    for wrong in ((1, "a"), (2, "a"), (2, "c"), (2, "d"), (-2, "b")):
-        assert not check("07-3", wrong)
+    ex07 = MODULES["07"]
+    for form in (1, "1", 1.0, [1], "class 1", "One"):
+        assert check("07-1", form), form
+    assert "first" not in check("07-1", 2).message and "tie" in check("07-1", 2).message
+    # 07-2 by a plain replay of the update from scores (2, 65, 5), true class 2, x = <1, 2>
+    s, updates = np.array([2.0, 65.0, 5.0]), 0
+    while np.argmax(s) != 2:
+        k = int(np.argmax(s))
+        s[2], s[k], updates = s[2] + 6, s[k] - 6, updates + 1
+    assert updates == 6 and check("07-2", updates) and check("07-2", "six")
+    assert "tie" in check("07-2", 5).message and "bias" in check("07-2", 7).message
+    for form, because in ((2, "d"), ("2", "(D)"), (Fraction(2), "d)"), ("2x", "D")):
+        assert check("07-3", form, because=because), form
+    for wrong, because in ((1, "d"), (-2, "d"), (2, "a"), (2, "b"), (2, "c")):
+        assert not check("07-3", wrong, because=because)
     code = re.search(r"```python\n(.*?)```", show_solution("07-4").text, re.S).group(1)
     ns = {"np": np}
     exec(code, ns)
-    assert check_function("07-4", ns["multiclass_update"])
+    assert check_function("07-4", ns["averaged_multiclass"])
+    for (X, y, K, epochs), (W, b) in ex07._averaged_cases(np.random.default_rng(1)):
+        if len(set(y.tolist())) == K:  # perclib learns the classes it sees
+            run = MulticlassPerceptron(max_iter=epochs, average=True).fit(X, y)
+            assert np.allclose(run.coef_, W) and np.allclose(run.intercept_, b)

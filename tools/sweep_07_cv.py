@@ -7,8 +7,12 @@ plain multi-class perceptron and one-vs-rest, and on how many splits "8 read as 
 largest confusion.
 
 Usage: PYTHONPATH=. python tools/sweep_07_cv.py [random_state ...]   (default: 0 to 9)
+With the default ten shuffles it also stores the rows and totals in notebooks/sweeps/07_cv.json,
+which tests/test_sweep_07.py re-checks (shuffle 0 recomputed, the totals, the notebook's quotes).
 """
 
+import json
+import pathlib
 import sys
 import warnings
 
@@ -21,6 +25,18 @@ from sklearn.model_selection import RepeatedStratifiedKFold, cross_validate
 from perclib import ConvergenceWarning, MulticlassPerceptron
 from perclib.datasets import load_digits
 from perclib.experiments import confusion_matrix
+
+STORED = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "sweeps" / "07_cv.json"
+
+
+def totals(rows):
+    """The counts summed over shuffles (ints and booleans)."""
+    out = {}
+    for row in rows:
+        for key, value in row.items():
+            if isinstance(value, (int, bool)):
+                out[key] = out.get(key, 0) + int(value)
+    return out
 
 
 def shuffle(random_state, X, y):
@@ -61,6 +77,8 @@ def shuffle(random_state, X, y):
             round(float(avg_diff.std()), 3),
         ),
         "multi > ovr": int(np.sum(acc["multi"] > acc["ovr"])),
+        "multi - ovr": (round(float(diff.mean()), 3), round(float(diff.std()), 3)),
+        "averaged ovr smaller spread": bool(acc["averaged ovr"].std() < acc["averaged"].std()),
         "averaged >= multi": int(np.sum(acc["averaged"] >= acc["multi"])),
         "averaged > ovr": int(np.sum(acc["averaged"] > acc["ovr"])),
         "averaged smallest spread": bool(
@@ -75,11 +93,10 @@ def shuffle(random_state, X, y):
 if __name__ == "__main__":
     X, y = load_digits()
     states = [int(a) for a in sys.argv[1:]] or list(range(10))
-    totals = {}
+    rows = []
     for rs in states:
-        row = shuffle(rs, X, y)
-        print(rs, row, flush=True)
-        for key, value in row.items():
-            if isinstance(value, (int, bool)):
-                totals[key] = totals.get(key, 0) + int(value)
-    print(f"totals over {len(states)} shuffles ({20 * len(states)} splits):", totals)
+        rows.append(shuffle(rs, X, y))
+        print(rs, rows[-1], flush=True)
+    print(f"totals over {len(states)} shuffles ({20 * len(states)} splits):", totals(rows))
+    if states == list(range(10)):
+        STORED.write_text(json.dumps({"rows": rows, "totals": totals(rows)}, indent=1) + "\n")

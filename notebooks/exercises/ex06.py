@@ -4,7 +4,7 @@ Answers, anticipated mistakes, hints and worked solutions; the ids are "06-k", e
 notebook, and expected values are computed when a check runs. The self-check mechanism is
 perclib.exercises. The notebook loads them with
 
-    from exercises.ex06 import check, check_function, show_solution
+    from exercises.ex06 import check, check_function, reveal, show_solution
 """
 
 from __future__ import annotations
@@ -13,162 +13,178 @@ from fractions import Fraction
 
 import numpy as np
 
-from perclib import AveragedPerceptron
 from perclib.datasets import worked_example
-from perclib.exercises import Exercise, ExerciseSet, Mistake, blank_feedback, has_blank
-from perclib.experiments import iterate_average, lazy_average
+from perclib.exercises import Exercise, ExerciseSet, Mistake
 
 EXERCISES = ExerciseSet()
 
 
-def _number(answer):
-    """A number given as int, float, Fraction, Decimal, numeric string ("+1", "12/13") or [x]."""
-    if isinstance(answer, (list, tuple, np.ndarray)) and np.size(answer) == 1:
-        answer = np.ravel(answer)[0]
-    if isinstance(answer, bool):
-        return None
-    if isinstance(answer, str):
-        try:
-            return float(Fraction(answer.strip().rstrip(".").replace(" ", "")))
-        except (ValueError, ZeroDivisionError):
-            return None
-    try:
-        return float(answer)
-    except (TypeError, ValueError):
-        return None
+# -- 06-1: find what a "count first" version averages ----------------------------------------------
 
 
-def _word(answer):
-    """The first word of an answer, lower case, without punctuation ("No, it is not." -> "no")."""
-    if not isinstance(answer, str):
-        return None
-    words = "".join(ch if ch.isalnum() else " " for ch in answer.lower()).split()
-    return words[0] if words else ""
+def count_first(X, y, epochs):
+    """The averaged perceptron of exercise 1: c starts at 0 and is incremented before the test."""
+    w, b = np.zeros(X.shape[1]), 0.0
+    u, beta, c = np.zeros(X.shape[1]), 0.0, 0
+    for _ in range(epochs):
+        for x, t in zip(X, y):
+            c = c + 1  # count the example first
+            if t * (w @ x + b) <= 0:
+                w, b = w + t * x, b + t
+                u, beta = u + t * c * x, beta + t * c
+    return w - u / c, b - beta / c
 
 
-def _numeric_judge(expected, mistakes, hint, tol):
-    """A judge for a number in any valid form: None if right, else the hint for the mistake."""
-
-    def judge(answer):
-        got = _number(answer)
-        if got is None:
-            return 'Give a number (for example 0.5, 1/2 or "0.5").'
-        if abs(got - expected()) <= tol:
-            return None
-        for value, text in mistakes:
-            if abs(got - value()) <= tol:
-                return text
-        return hint
-
-    return judge
+def iterates(X, y, epochs):
+    """w_0, ..., w_T with their biases (margin rule, cyclic order, eta = 1), one row each."""
+    w, rows = np.zeros(X.shape[1] + 1), [np.zeros(X.shape[1] + 1)]
+    for _ in range(epochs):
+        for x, t in zip(X, y):
+            if t * (w[:-1] @ x + w[-1]) <= 0:
+                w = w + t * np.r_[x, 1.0]
+            rows.append(w.copy())
+    return np.array(rows)
 
 
-def _final_c(epochs=3):
-    return AveragedPerceptron(max_iter=epochs).fit(*worked_example()).c_
+def _averaged_range():
+    """(i, j) such that count_first returns the mean of w_i, ..., w_j on the worked example."""
+    X, y = worked_example()
+    rows, got = iterates(X, y, 3), np.r_[count_first(X, y, 3)[0], count_first(X, y, 3)[1]]
+    T = len(rows) - 1
+    found = [
+        (i, j)
+        for i in range(T + 1)
+        for j in range(i, T + 1)
+        if np.allclose(rows[i : j + 1].mean(0), got)
+    ]
+    return found[0]
 
 
 EXERCISES.add(
     Exercise(
         "06-1",
-        "quick",
-        "the final c",
-        lambda: _final_c(3),
+        "predict",
+        "the first and last index (i, j)",
+        _averaged_range,
         mistakes=(
             Mistake(
-                lambda: _final_c(3) - 1,
-                "That is the number of visited examples T. c starts at 1, not 0, and grows once "
-                "per visited example.",
+                (0, 12),
+                "That is CIML's average. In this version, what is c while the first example is "
+                "visited, and what is it at the return?",
             ),
             Mistake(
-                lambda: _final_c(3) + 1,
-                "c grows once per visited example, not once more at the end.",
+                (1, 12),
+                "That is the average of w_1..w_12 (scikit-learn's). Write u as a sum over the "
+                "updates with this version's c, then w − u/c as a sum of iterates.",
             ),
         ),
-        hint="Count: where does c start (line 3), and how often does line 12 run in 3 epochs of 4 "
-        "points?",
-        solution="c starts at 1 (line 3) and line 12 runs once per visited example, mistake or "
-        "not: 3 epochs of 4 points is 12 examples, so c = 1 + 12 = 13 = T + 1 at line 15.",
+        hint="Trace c: what is it during the s-th example, and at the return? Then write "
+        "w − u/c as a sum of iterates divided by that final c, as section 3 does.",
+        solution="Here c is incremented before the test, so c = s during the s-th example and "
+        "c = T at the end; u = Σ s Δ_s as in CIML. Section 3's identity Σ_{t=0}^{T} w_t = "
+        "(T + 1) w_T − u gives T w_T − u = Σ_{t=0}^{T-1} w_t, so w − u/c = (w_0 + ... + "
+        "w_{T−1})/T: the mean of w_0, ..., w_{T−1}, which leaves out the last iterate. On the "
+        "worked example T = 3 · 4 = 12: (i, j) = (0, 11). The bias likewise.",
     )
 )
 
 
-def _vote(counts=(0, 2, 4, 6), signs=(1, 1, 1, -1)):
-    s = float(np.dot(counts, signs))
+# -- 06-2: the weighted vote, with a tie ----------------------------------------------------------
+
+VOTE_COUNTS, VOTE_SIGNS = (1, 2, 6, 3), (-1, -1, 1, -1)
+
+
+def _vote():
+    s = float(np.dot(VOTE_COUNTS, VOTE_SIGNS))
     return 1 if s >= 0 else -1
 
-
-_VOTE_HINT = (
-    "Weigh each vector's sign by its count c_k and add the four products exactly; then look up in "
-    "section 2 which sign the vote gives to the value you found."
-)
 
 EXERCISES.add(
     Exercise(
         "06-2",
         "quick",
         "the voted prediction",
-        lambda: _vote(),
-        judge=_numeric_judge(
-            lambda: _vote(),
-            [(lambda: -_vote(), _VOTE_HINT)],
-            "The voted prediction is +1 or -1: the sign of the weighted sum of the votes.",
-            1e-9,
+        _vote,
+        mistakes=(
+            Mistake(
+                lambda: -_vote(),
+                "Weigh each vector's sign by its count c_k and add the four products exactly; "
+                "then look up in section 2 which sign the vote gives to the value you found.",
+            ),
         ),
-        hint=_VOTE_HINT,
-        solution="0·(+1) + 2·(+1) + 4·(+1) + 6·(−1) = 0, and sign(0) = +1: the vote predicts +1. "
-        "The last vector alone would say −1; a simple majority of vectors (3 to 1) also says +1, "
-        "but for another reason.",
+        hint="The voted prediction is +1 or -1: the sign of the weighted sum of the votes.",
+        words={"plus one": 1, "positive": 1, "minus one": -1, "negative": -1},
+        solution="1·(−1) + 2·(−1) + 6·(+1) + 3·(−1) = 0, and sign(0) = +1: the vote predicts +1. "
+        "The last vector alone says −1, and so do three of the four vectors; only the weighted "
+        "sum counts, and here it is a tie.",
     )
 )
 
 
-def _ratio():
-    X, y = worked_example()
-    T = 3 * len(X)
-    return T / (T + 1)
+# -- 06-3: what 20 epochs do to the counts on separable data ---------------------------------------
 
 
-_RATIO_MISTAKES = [
-    (
-        lambda: 1.0,
-        "The two averages differ: count the iterates each one divides by (does w_0 = 0 count?). "
-        "Predictions agree, the vectors need not.",
-    ),
-    (
-        lambda: 1 / _ratio(),
-        "Upside down: which of the two averages has the larger denominator, and so is the smaller "
-        "vector?",
-    ),
-]
-_RATIO_HINT = (
-    "Write both averages as a sum of the same iterates divided by a count; what are the two counts "
-    "for 3 epochs of 4 points?"
-)
+def _after_20():
+    from perclib import VotedPerceptron
+
+    run = VotedPerceptron(max_iter=20).fit(*worked_example())
+    return (len(run.counts_), int(run.counts_[-1]))
+
 
 EXERCISES.add(
     Exercise(
         "06-3",
         "predict",
-        "the ratio CIML / scikit-learn",
-        _ratio,
-        judge=_numeric_judge(_ratio, _RATIO_MISTAKES, _RATIO_HINT, 5e-4),
-        hint=_RATIO_HINT,
-        solution="Both sum w_1, ..., w_T (w_0 = 0 adds nothing). CIML divides by T + 1, "
-        "scikit-learn by T, so CIML / scikit-learn = T/(T + 1) = 12/13 ≈ 0.923 for T = 3·4 = 12 "
-        "(any form within 0.0005 of 12/13 is accepted).",
+        "(number of vectors, count of the last one)",
+        _after_20,
+        mistakes=(
+            Mistake(
+                (4, 80),
+                "The last vector counts only the examples from its creation on; the others keep "
+                "their counts.",
+            ),
+        ),
+        hint="Does the run still update once it has gone through an epoch without a mistake? "
+        "And what do the counts add up to (section 2)?",
+        solution="The worked example is separable and the run of 3 epochs already went through an "
+        "epoch without a mistake (the last vector survived 6 examples, more than the 4 of an "
+        "epoch), so no update comes later: still K + 1 = 4 vectors. The counts add up to "
+        "T = 20 · 4 = 80, and the first three keep 0 + 2 + 4 = 6, so the last one has "
+        "80 − 6 = 74: (4, 74).",
     )
 )
 
 
-def _averaged_cases(rng):
+# -- 06-4: the voted perceptron's survival counts --------------------------------------------------
+
+
+def survival_counts(X, y, epochs, *, rule="margin", count_creation=True):
+    """c_0, ..., c_K of a run (cyclic order, eta = 1, w_0 = 0, b_0 = 0).
+
+    ``rule="prediction"`` treats a tie as correct; ``count_creation=False`` does not count the
+    example that creates a vector: two variants the exercise anticipates."""
+    w, b, counts = np.zeros(X.shape[1]), 0.0, [0]
+    for _ in range(epochs):
+        for x, t in zip(X, y):
+            a = w @ x + b
+            wrong = t * a <= 0 if rule == "margin" else (1 if a >= 0 else -1) != t
+            if wrong:
+                w, b = w + t * x, b + t
+                counts.append(1 if count_creation else 0)
+            else:
+                counts[-1] += 1
+    return np.array(counts)
+
+
+def _counts_cases(rng):
     cases = []
     for _ in range(25):
         n, d = int(rng.integers(3, 7)), int(rng.integers(1, 4))
         X = np.round(rng.normal(size=(n, d)) * 2, 1)
         y = np.where(rng.random(n) < 0.5, -1, 1)
-        y[0], y[1] = 1, -1  # both classes present
+        y[0], y[1] = 1, -1  # both classes; the first example is a +1 tie
         epochs = int(rng.integers(1, 4))
-        cases.append(((X, y, epochs), lazy_average(X, y, max_iter=epochs)))
+        cases.append(((X, y, epochs), survival_counts(X, y, epochs)))
     return cases
 
 
@@ -176,80 +192,90 @@ EXERCISES.add(
     Exercise(
         "06-4",
         "implement",
-        "your averaged_perceptron",
-        _averaged_cases,
+        "your survival_counts",
+        _counts_cases,
         mistakes=(
             Mistake(
-                lambda X, y, e: lazy_average(X, y, max_iter=e, slip="c starts at 0"),
-                "Your c starts at 0: that averages w_1..w_T (T vectors), not w_0..w_T. CIML "
-                "starts c at 1.",
+                lambda X, y, e: survival_counts(X, y, e, count_creation=False),
+                "Your counts add up to T minus the number of updates: reread in section 2 which "
+                "examples a vector created by an update counts.",
             ),
             Mistake(
-                lambda X, y, e: lazy_average(X, y, max_iter=e, slip="c counts only mistakes"),
-                "Your c grows only on mistakes: it must grow after every visited example (line 12 "
-                "is outside the if).",
-            ),
-            Mistake(
-                lambda X, y, e: iterate_average(X, y, max_iter=e, first=1),
-                "You return the mean of w_1..w_T; CIML's average includes w_0 = 0 (T + 1 vectors).",
+                lambda X, y, e: survival_counts(X, y, e, rule="prediction"),
+                "Your run treats a tie, y(w·x + b) = 0, as correct; the exercise's run updates "
+                "on it.",
             ),
         ),
-        hint="Run your function by hand on the inputs above for one epoch, printing w, b, u, β "
-        "and c after each example, and compare each line with section 4's pseudocode.",
-        solution="```python\ndef averaged_perceptron(X, y, epochs):\n    w, b = "
-        "np.zeros(X.shape[1]), 0.0\n    u, beta, c = np.zeros(X.shape[1]), 0.0, 1\n    for _ in "
-        "range(epochs):\n        for x, t in zip(X, y):\n            if t * (w @ x + b) <= 0:\n   "
-        "             w = w + t * x\n                b = b + t\n                u = u + t * c * "
-        "x\n                beta = beta + t * c\n            c = c + 1\n    return w - u / c, b - "
-        "beta / c\n```",
+        hint="Print w, b and your counts after each example of the inputs above, for one epoch: "
+        "at which example does your run first differ from a hand trace?",
+        solution="```python\ndef survival_counts(X, y, epochs):\n    w, b, counts = "
+        "np.zeros(X.shape[1]), 0.0, [0]  # v_0 = 0, c_0 = 0\n    for _ in range(epochs):\n"
+        "        for x, t in zip(X, y):\n            if t * (w @ x + b) <= 0:  # a mistake: a "
+        "new vector\n                w, b = w + t * x, b + t\n                counts.append(1)"
+        "  # it counts the example that created it\n            else:\n                "
+        "counts[-1] += 1  # the current vector survives one more example\n    return "
+        "np.array(counts)\n```\nThe counts add up to T = epochs · n, and `VotedPerceptron("
+        "max_iter=epochs).fit(X, y).counts_` gives the same numbers.",
     )
 )
 
-# 06-5: the conclusion and the justification, chosen among the options the notebook lists.
-_REASONS_5 = {
-    "a": "right",
-    "b": "(b) says the returned vector is the same as CIML's. Run E.lazy_average(X, y, "
-    "slip=\"c starts at 0\") on section 1's data and compare it with CIML's: is it?",
-    "c": "(c) says the counter cancels out of w − u/c. Write u and the final c under both starts "
-    "for one update at the first example and compute w − u/c: does it cancel?",
-    "d": "(d) says one more vector enters the average. Which iterates does each version sum, "
-    "and what does each divide by?",
-}
+
+# -- 06-5: c <- 0, and what it does to the predictions ---------------------------------------------
 
 
-def _judge_5(answer):
-    if has_blank(answer):
-        return blank_feedback("your conclusion and its reason")
-    if not isinstance(answer, tuple) or len(answer) != 2:
-        return "Give the pair (answer_5, reason_5)."
-    conclusion, reason = _word(answer[0]), _word(answer[1])
-    if conclusion not in ("yes", "no"):
-        return 'answer_5 is "yes" or "no".'
-    if reason not in _REASONS_5:
-        return 'reason_5 is one of "a", "b", "c", "d".'
-    if conclusion == "yes":
-        return (
-            "Write the vector each version returns as a sum of the iterates w_1, ..., w_T divided "
-            "by a count, and compare the two: what does that do to the sign of wᵀx + b?"
-        )
-    return None if reason == "a" else _REASONS_5[reason]
+def _factor_5():
+    return Fraction(13, 12)
 
 
 EXERCISES.add(
     Exercise(
         "06-5",
-        "choice",
-        "your conclusion and its reason",
-        None,
-        judge=_judge_5,
-        solution="No. With c ← 0 the counter is s − 1 during the s-th example and T at the end, "
-        "so the returned vector is w_T − (u − w_T)/T = (1/T)(w_1 + ... + w_T): the mean of "
-        "w_1, ..., w_T, which is (T + 1)/T times CIML's mean of w_0, ..., w_T (w_0 = 0), and "
-        "the same factor multiplies the bias. Reason (a): a positive factor multiplies every "
-        "activation without changing its sign, so every prediction is the same; only the vector "
-        "(and a margin read off it) differs - section 4's first check prints the two different "
-        "vectors. (b) is false (the vectors differ), (c) is false (nothing cancels), (d) "
-        "describes the version that also counts w_0 = 0, which adds nothing to the sum.",
+        "explain",
+        "your conclusion and the factor",
+        lambda: ("no", _factor_5()),
+        mistakes=(
+            Mistake(
+                ("no", Fraction(12, 13)),
+                "Upside down: which of the two versions divides by the larger count?",
+            ),
+            Mistake(
+                ("no", Fraction(108, 100)),
+                "Close: give the factor as a fraction or to three decimals.",
+            ),
+            Mistake(
+                ("no", 1),
+                "The two vectors differ (section 4's first check prints both): by what factor?",
+            ),
+        ),
+        hint="Which iterates does each version sum, and what does each divide by? Then compare "
+        "wᵀx + b under the two versions.",
+        tol=5e-4,
+        reasons={
+            "a": "the difference is of order 1/T, too small to flip a prediction",
+            "b": "the two vectors differ by a multiple of w_T, which points the same way as w_T",
+            "c": "both return a sum of the same iterates divided by a count, so the classmate's "
+            "vector and bias are one positive multiple of CIML's",
+            "d": "the bias absorbs the difference between the two vectors",
+        },
+        reason="c",
+        reason_hints={
+            "a": "Size alone settles nothing: a point close to the boundary flips under a tiny "
+            "change. What exactly is the relation between the two vectors?",
+            "b": "Write both returned vectors as sums of iterates: is their difference a "
+            "multiple of w_T, or of something else?",
+            "d": "The bias changes too: compare b − β/c under both starts. What do vector and "
+            "bias share?",
+        },
+        solution="No, and the factor is 13/12. With c ← 0 the counter is s − 1 during the s-th "
+        "example and T at the end, so u′ = u − w_T and the returned vector is "
+        "w_T − (u − w_T)/T = ((T + 1) w_T − u)/T = (w_0 + ... + w_T)/T: the same sum of iterates "
+        "as CIML's, divided by T instead of T + 1. It is (T + 1)/T times CIML's, 13/12 for "
+        "T = 12, and the same factor multiplies the bias. Reason (c): a positive factor "
+        "multiplies every activation wᵀx + b without changing its sign, so every prediction is "
+        "the same; only the vector (and a margin read off it) differs. (a) a small change can "
+        "flip a point near the boundary, so size is not the argument; (b) the difference is "
+        "CIML's average divided by T, not a multiple of w_T; (d) the bias is scaled too, it "
+        "absorbs nothing.",
     )
 )
 
@@ -257,3 +283,5 @@ EXERCISES.add(
 check = EXERCISES.check
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
+answered = EXERCISES.answered
+reveal = EXERCISES.reveal

@@ -4,70 +4,36 @@ Answers, anticipated mistakes, hints and worked solutions; the ids are "07-k", e
 notebook, and expected values are computed when a check runs. The self-check mechanism is
 perclib.exercises. The notebook loads them with
 
-    from exercises.ex07 import check, check_function, show_solution
+    from exercises.ex07 import check, check_function, reveal, show_solution
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import numpy as np
 
-from perclib.exercises import Exercise, ExerciseSet, Mistake, blank_feedback, has_blank
+from perclib.exercises import Exercise, ExerciseSet, Mistake
 
 EXERCISES = ExerciseSet()
 
-
-def _number(answer):
-    """A number given as int, float, Fraction, Decimal, numeric string ("+1", "12/13") or [x]."""
-    if isinstance(answer, (list, tuple, np.ndarray)) and np.size(answer) == 1:
-        answer = np.ravel(answer)[0]
-    if isinstance(answer, bool):
-        return None
-    if isinstance(answer, str):
-        try:
-            return float(Fraction(answer.strip().rstrip(".").replace(" ", "")))
-        except (ValueError, ZeroDivisionError):
-            return None
-    try:
-        return float(answer)
-    except (TypeError, ValueError):
-        return None
+_CLASS_WORDS = {
+    "class 0": 0,
+    "class 1": 1,
+    "class 2": 2,
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "class zero": 0,
+    "class one": 1,
+    "class two": 2,
+}
 
 
-def _word(answer):
-    """The first word of an answer, lower case, without punctuation ("No, it is not." -> "no")."""
-    if not isinstance(answer, str):
-        return None
-    words = "".join(ch if ch.isalnum() else " " for ch in answer.lower()).split()
-    return words[0] if words else ""
-
-
-def _numeric_judge(expected, mistakes, hint, tol):
-    """A judge for a number in any valid form: None if right, else the hint for the mistake."""
-
-    def judge(answer):
-        got = _number(answer)
-        if got is None:
-            return 'Give a number (for example 0.5, 1/2 or "0.5").'
-        if abs(got - expected()) <= tol:
-            return None
-        for value, text in mistakes:
-            if abs(got - value()) <= tol:
-                return text
-        return hint
-
-    return judge
+# -- 07-1: a tie between classes ------------------------------------------------------------------
 
 
 def _predicted():
     return int(np.argmax([2.0, 5.0, 5.0]))
 
-
-_TIE_HINT = (
-    "Classes 1 and 2 share the highest score. Section 1 says how the prediction breaks a tie "
-    "between classes: apply that rule."
-)
 
 EXERCISES.add(
     Exercise(
@@ -75,15 +41,16 @@ EXERCISES.add(
         "quick",
         "the predicted class",
         _predicted,
-        judge=_numeric_judge(
-            _predicted,
-            [
-                (lambda: 2, _TIE_HINT),
-                (lambda: 0, "Class 0 has the lowest score, 2.0: argmax picks a highest score."),
-            ],
-            "The prediction is argmax_k s_k, a class index: 0, 1 or 2.",
-            1e-9,
+        mistakes=(
+            Mistake(
+                2,
+                "Classes 1 and 2 share the highest score. Section 1 says how the prediction "
+                "breaks a tie between classes: apply that rule.",
+            ),
+            Mistake(0, "Class 0 has the lowest score, 2.0: argmax picks a highest score."),
         ),
+        hint="The prediction is argmax_k s_k, a class index: 0, 1 or 2.",
+        words=_CLASS_WORDS,
         solution="The scores 5.0 of classes 1 and 2 tie; argmax (NumPy's and perclib's) takes the "
         "first, so the prediction is 1: a mistake, since the true class is 2. The update adds ηx "
         "to w_2 and subtracts it from w_1.",
@@ -91,152 +58,181 @@ EXERCISES.add(
 )
 
 
-def _score_growth():
-    x = np.array([1.0, 2.0])
-    return float(x @ x + 1.0)
+# -- 07-2: how many updates on one example ---------------------------------------------------------
+
+SCORES_2, X_2, TRUE_2 = (2.0, 65.0, 5.0), (1.0, 2.0), 2
 
 
-_GROWTH_HINT = (
-    "After the update w_y becomes w_y + ηx and b_y becomes b_y + η. Write the new score of the "
-    "same x and subtract the old one."
-)
+def updates_until_right(scores=SCORES_2, x=X_2, y=TRUE_2, *, bias=True, both=True, ties=True):
+    """Updates on the same x (eta = 1) until argmax gives its true class y.
+
+    The variants leave out the bias's step (``bias=False``), move only the true class
+    (``both=False``), or let a tie with the true class count as right (``ties=False``)."""
+    s, x = np.array(scores, dtype=float), np.array(x, dtype=float)
+    step = x @ x + (1.0 if bias else 0.0)
+    for n in range(1000):
+        top = int(np.argmax(s))
+        if top == y or (not ties and s[y] == s[top]):
+            return n
+        s[y] += step
+        if both:
+            s[top] -= step
+    raise ValueError("no convergence")
+
 
 EXERCISES.add(
     Exercise(
         "07-2",
         "predict",
-        "the growth of the true class's score",
-        _score_growth,
-        judge=_numeric_judge(
-            _score_growth,
-            [
-                (lambda: 5.0, "You left out the bias: b_y moves on an update too."),
-                (
-                    lambda: 3.0,
-                    "The score is a dot product with x: add up coordinate times "
-                    "coordinate, not the coordinates.",
-                ),
-                (
-                    lambda: 12.0,
-                    "That is the change of the gap between the true and the predicted "
-                    "class; the question asks for the true class's score alone.",
-                ),
-            ],
-            _GROWTH_HINT,
-            1e-6,
+        "the number of updates",
+        lambda: updates_until_right(),
+        mistakes=(
+            Mistake(
+                lambda: updates_until_right(ties=False),
+                "Look at the scores after your last update: is class 2 strictly ahead, or level "
+                "with another class? Section 1 says who wins a tie.",
+            ),
+            Mistake(
+                lambda: updates_until_right(bias=False),
+                "Your step per update leaves out the biases: they move on an update too.",
+            ),
+            Mistake(
+                lambda: updates_until_right(both=False),
+                "In your count only the true class's score moves. What does the update do to "
+                "the predicted class?",
+            ),
         ),
-        hint=_GROWTH_HINT,
-        solution="(w_y + ηx)ᵀx + (b_y + η) = w_yᵀx + b_y + η(||x||² + 1), so the score grows by "
-        "1·(1 + 4 + 1) = 6. The predicted class's score falls by as much, so the gap between them "
-        "closes by 12.",
+        hint="Write the three scores after each update, the biases included, until class 2 is "
+        "predicted.",
+        words={"five": 5, "six": 6, "seven": 7},
+        solution="The prediction is class 1 (score 65). An update adds x to w_2 and 1 to b_2, and "
+        "subtracts them from class 1, so s_2 grows by ‖x‖² + 1 = 6 and s_1 falls by 6: the gap "
+        "of 60 closes by 12 per update, and class 0 (score 2) stays behind. After 5 updates the "
+        "scores are (2, 35, 35): a tie, which argmax gives to class 1, still a mistake. The 6th "
+        "update gives (2, 29, 41): class 2 is predicted after 6 updates.",
     )
 )
 
-# 07-3: the multiple and its reason, chosen among the options the notebook lists.
-_REASONS_3 = {
-    "b": "right",
-    "a": "(a) says only one vector moves. Reread section 2's update: which vectors change on a "
-    "mistake?",
-    "c": "(c) puts the bias into the weights' step. The bias has its own update; what does the "
-    "update do to w+ and to w−, and so to their difference?",
-    "d": "(d) says the step is a definition. It follows from the update of section 2: write w+ "
-    "and w− after a mistake and subtract.",
-}
 
-
-def _judge_3(answer):
-    if has_blank(answer):
-        return blank_feedback("the multiple and its reason")
-    if not isinstance(answer, tuple) or len(answer) != 2:
-        return "Give the pair (answer_3, reason_3)."
-    multiple, reason = _number(answer[0]), _word(answer[1])
-    if multiple is None:
-        return "answer_3 is a number."
-    if reason not in _REASONS_3:
-        return 'reason_3 is one of "a", "b", "c", "d".'
-    if multiple < 0:
-        return "Check the sign: on a mistake on a + example, does w+ − w− move towards x or away?"
-    if abs(multiple - 2.0) > 1e-9:
-        return (
-            "Write w+ and w− after a mistake on (x, y), subtract, and compare the change with y x."
-        )
-    return None if reason == "b" else _REASONS_3[reason]
-
+# -- 07-3: two classes, the multiple and its reason ------------------------------------------------
 
 EXERCISES.add(
     Exercise(
         "07-3",
-        "choice",
-        "your multiple and its reason",
-        None,
-        judge=_judge_3,
+        "explain",
+        "the multiple",
+        2,
+        mistakes=(
+            Mistake(
+                1,
+                "Count the vectors that change on a mistake, and how each change enters w+ − w−.",
+            ),
+            Mistake(
+                -2,
+                "Check the sign: on a mistake on a + example, does w+ − w− move towards x or "
+                "away from it?",
+            ),
+        ),
+        hint="Write w+ and w− after a mistake on (x, y), subtract, and compare the change with "
+        "y x.",
+        words={"two": 2, "2x": 2, "2 eta": 2, "2η": 2, "twice": 2},
+        reasons={
+            "a": "only the true class's vector moves, but by 2ηx",
+            "b": "both vectors move, but the predicted class's only when it is +",
+            "c": "the weights move by ηyx and the bias's step adds one more",
+            "d": "the true class's vector gains ηx and the predicted one, with two classes always "
+            "the other class, loses ηx; in the difference both count",
+        },
+        reason="d",
+        reason_hints={
+            "a": "Reread section 2's update: which vectors change on a mistake, and by how much?",
+            "b": "Take a mistake on a + example, then one on a − example: does the predicted "
+            "class's vector move in both?",
+            "c": "The bias has its own entry in (w, b): it moves the bias, not the weights.",
+        },
         solution="On a mistake on a + example, w+ ← w+ + ηx and w− ← w− − ηx, so w = w+ − w− ← w "
         "+ 2ηx; on a − example w ← w − 2ηx. Both are w ← w + 2η y x: the binary perceptron with "
-        "step 2η, the multiple is 2 (with η = 1). Reason (b): with two classes the predicted class "
-        "is the other one, so both vectors of the difference move, each by ηx. (a) would give 1; "
-        "(c) mixes the bias (it moves by 2ηy too, separately) into the weights; (d) is not a "
-        "definition but this consequence of the update.",
+        "step 2η, the multiple is 2 (with η = 1). Reason (d): with two classes the predicted "
+        "class is the other one, so both vectors of the difference move, each by ηx. (a) only "
+        "one vector moving by 2ηx is not the update; (b) the predicted class moves on every "
+        "mistake; (c) the bias moves by 2ηy too, but separately from the weights.",
     )
 )
 
 
-def _multiclass_step(W, b, x, y, eta):
-    k = int(np.argmax(W @ x + b))
-    W, b = W.copy(), b.copy()
-    if k != y:
-        W[y] += eta * x
-        b[y] += eta
-        W[k] -= eta * x
-        b[k] -= eta
-    return W, b
+# -- 07-4: the averaged multi-class perceptron -----------------------------------------------------
 
 
-def _multiclass_cases(rng):
+def averaged_multiclass(X, y, K, epochs, *, slip=None):
+    """CIML's lazy average, class by class (cyclic order, eta = 1, ties to the lowest class).
+
+    ``slip`` gives the variants the exercise anticipates: "c starts at 0", "c counts only
+    mistakes", "last iterate"."""
+    W, b = np.zeros((K, X.shape[1])), np.zeros(K)
+    U, beta = np.zeros_like(W), np.zeros_like(b)
+    c = 0 if slip == "c starts at 0" else 1
+    for _ in range(epochs):
+        for x, t in zip(X, y):
+            k = int(np.argmax(W @ x + b))
+            if k != t:
+                W[t], b[t], W[k], b[k] = W[t] + x, b[t] + 1, W[k] - x, b[k] - 1
+                U[t], beta[t] = U[t] + c * x, beta[t] + c
+                U[k], beta[k] = U[k] - c * x, beta[k] - c
+                if slip == "c counts only mistakes":
+                    c += 1
+            if slip != "c counts only mistakes":
+                c += 1
+    if slip == "last iterate":
+        return W, b
+    return W - U / c, b - beta / c
+
+
+def _averaged_cases(rng):
     cases = []
-    for i in range(25):
-        K, d = int(rng.integers(3, 6)), int(rng.integers(2, 5))
-        W, b, x = rng.normal(size=(K, d)), rng.normal(size=K), rng.normal(size=d)
-        y, eta = int(rng.integers(0, K)), float(rng.uniform(0.1, 1.0))
-        if i % 5 == 0:  # from zero every score ties; the true class is never the first, so a
-            W, b = np.zeros((K, d)), np.zeros(K)  # tie with it (mistake or not) never decides
-            y = int(rng.integers(1, K))
-        cases.append(((W, b, x, y, eta), _multiclass_step(W, b, x, y, eta)))
+    for _ in range(25):
+        K, n, d = int(rng.integers(2, 5)), int(rng.integers(4, 8)), int(rng.integers(1, 4))
+        X = np.round(rng.normal(size=(n, d)) * 2, 1)
+        y = rng.integers(0, K, size=n)
+        y[0] = K - 1  # the first example is a tie the last class loses: an update
+        epochs = int(rng.integers(1, 4))
+        cases.append(((X, y, K, epochs), averaged_multiclass(X, y, K, epochs)))
     return cases
-
-
-def _no_bias_step(W, b, x, y, eta):
-    W2, _ = _multiclass_step(W, b, x, y, eta)
-    return W2, b
-
-
-def _true_only_step(W, b, x, y, eta):
-    k = int(np.argmax(W @ x + b))
-    W, b = W.copy(), b.copy()
-    if k != y:
-        W[y] += eta * x
-        b[y] += eta
-    return W, b
 
 
 EXERCISES.add(
     Exercise(
         "07-4",
         "implement",
-        "your multiclass_update",
-        _multiclass_cases,
+        "your averaged_multiclass",
+        _averaged_cases,
+        returns=("W", "b"),
         mistakes=(
-            Mistake(_no_bias_step, "The biases move too: b_y by +η, the predicted class's by −η."),
             Mistake(
-                _true_only_step,
-                "On a mistake the predicted class's vector also moves: w_ŷ ← w_ŷ − ηx.",
+                lambda X, y, K, e: averaged_multiclass(X, y, K, e, slip="c starts at 0"),
+                "Your average leaves out W_0 = 0 (it divides by T, not T + 1): check where your "
+                "counter starts.",
+            ),
+            Mistake(
+                lambda X, y, K, e: averaged_multiclass(X, y, K, e, slip="c counts only mistakes"),
+                "Your counter grows only on mistakes: it counts visited examples.",
+            ),
+            Mistake(
+                lambda X, y, K, e: averaged_multiclass(X, y, K, e, slip="last iterate"),
+                "You return the last iterate (W, b), not the average of the iterates.",
             ),
         ),
-        hint="Print the rows of W and the entries of b your function returns next to those it "
-        "was given, for the inputs above: which rows should have changed, and by how much?",
-        solution="```python\ndef multiclass_update(W, b, x, y, eta):\n    y_hat = int(np.argmax(W "
-        "@ x + b))\n    W, b = W.copy(), b.copy()\n    if y_hat != y:\n        W[y] += eta * x\n  "
-        "      b[y] += eta\n        W[y_hat] -= eta * x\n        b[y_hat] -= eta\n    return W, "
-        "b\n```",
+        hint="Print c, W and U after each example of the inputs above for one epoch, and compare "
+        "them class by class with notebook 06's line-by-line algorithm.",
+        solution="```python\ndef averaged_multiclass(X, y, K, epochs):\n    W, b = "
+        "np.zeros((K, X.shape[1])), np.zeros(K)\n    U, beta, c = np.zeros_like(W), "
+        "np.zeros_like(b), 1\n    for _ in range(epochs):\n        for x, t in zip(X, y):\n"
+        "            k = int(np.argmax(W @ x + b))  # ties to the lowest class\n            "
+        "if k != t:\n                W[t], b[t], W[k], b[k] = W[t] + x, b[t] + 1, W[k] - x, "
+        "b[k] - 1\n                U[t], beta[t] = U[t] + c * x, beta[t] + c\n"
+        "                U[k], beta[k] = U[k] - c * x, beta[k] - c\n            c += 1  # "
+        "after every example\n    return W - U / c, b - beta / c\n```\nIt is notebook 06's "
+        "w − u/c for every class at once; `MulticlassPerceptron(max_iter=epochs, "
+        "average=True)` gives the same (W, b).",
     )
 )
 
@@ -244,3 +240,5 @@ EXERCISES.add(
 check = EXERCISES.check
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
+answered = EXERCISES.answered
+reveal = EXERCISES.reveal
