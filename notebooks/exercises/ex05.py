@@ -31,7 +31,8 @@ EXERCISES.add(
         mistakes=(
             Mistake(
                 1,
-                "1 is the best any line does on XOR. But the pocket can only keep a weight vector the run visits, and the "
+                "1 is the best any line does on XOR. But the pocket can only keep a weight "
+                "vector the run visits, and the "
                 "cyclic run visits few: which ones (section 2), and how many mistakes does each "
                 "make?",
             ),
