@@ -460,6 +460,7 @@ def test_05_4_solution_passes_and_mistakes_get_their_hint():
     assert check_function("05-4", oracle)
     no_bias = check_function("05-4", lambda w, b, x, y, eta: (oracle(w, b, x, y, eta)[0], b))
     assert not no_bias and "bias" in no_bias.message
+
     def nats_step(w, b, x, y, eta):  # the table's step, in nats
         w_new, b_new = oracle(w, b, x, y, eta)
         return w + (w_new - w) * np.log(2), b + (b_new - b) * np.log(2)
