@@ -426,18 +426,24 @@ def test_05_values_and_hints():
     )
 
 
-def test_05_2_needs_the_conclusion_and_its_reason():
-    for conclusion in ("no", "No.", "No, it is not", "NO"):
-        for key in ("b", "B", "(b)"):
-            assert check("05-2", conclusion, because=key), (conclusion, key)
-    # a guess fails: 1 of the 8 pairs of a conclusion and a reason passes
-    pairs = [(c, k) for c in ("yes", "no") for k in "abcd"]
-    assert sum(bool(check("05-2", c, because=k)) for c, k in pairs) == 1
-    for c, k in pairs:
-        fb = check("05-2", c, because=k)
-        if not fb:  # no hint names the right reason
-            assert "(b)" not in fb.message and '"b"' not in fb.message.split("Stuck?")[0]
-    assert check("05-2", ...).neutral
+def test_05_2_needs_the_conclusion_lambda_and_reason():
+    from fractions import Fraction
+
+    for conclusion in ("no", "No.", "No, it is not", "NO", False):
+        for lam in (-0.5, "-1/2", Fraction(-1, 2), [-0.5]):
+            for key in ("b", "B", "(b)"):
+                assert check("05-2", (conclusion, lam), because=key), (conclusion, lam, key)
+    # a guess fails: 1 of the 16 triples of a conclusion, a sign of lambda and a reason passes
+    triples = [(c, s * 0.5, k) for c in ("yes", "no") for s in (1, -1) for k in "abcd"]
+    assert sum(bool(check("05-2", (c, lam), because=k)) for c, lam, k in triples) == 1
+    for c, lam, k in triples:
+        fb = check("05-2", (c, lam), because=k)
+        if not fb:  # no hint names the right reason or the right lambda
+            before = fb.message.split("Stuck?")[0]
+            assert "(b)" not in before and '"b"' not in before and "-0.5" not in before
+    assert "minus sign" in check("05-2", ("no", 0.5), because="b").message
+    assert not check("05-2", "no", because="b")  # the lambda is needed too
+    assert check("05-2", (..., ...), because="b").neutral
 
 
 def test_05_3_forms_and_hints():
@@ -458,16 +464,23 @@ def test_05_4_solution_passes_and_mistakes_get_their_hint():
     code = re.search(r"```python\n(.*?)```", show_solution("05-4").text, re.S).group(1)
     ns = {"np": np}
     exec(code, ns)
-    assert check_function("05-4", ns["logistic_update"])
+    assert check_function("05-4", ns["logistic_update_bits"])
     from perclib.sgd import loss_derivative
 
-    def oracle(w, b, x, y, eta):  # independent: -eta * dl/da * (x, 1)
-        s = -eta * float(loss_derivative("logistic", [y], [w @ x + b])[0])
+    def oracle(w, b, x, y, eta):  # independent: -eta * dl/da * (x, 1), the nats loss over ln 2
+        s = -eta * float(loss_derivative("logistic", [y], [w @ x + b])[0]) / np.log(2)
         return w + s * x, b + s
 
     assert check_function("05-4", oracle)
     no_bias = check_function("05-4", lambda w, b, x, y, eta: (oracle(w, b, x, y, eta)[0], b))
     assert not no_bias and "bias" in no_bias.message
+
+    def nats_step(w, b, x, y, eta):  # the table's step, in nats
+        w_new, b_new = oracle(w, b, x, y, eta)
+        return w + (w_new - w) * np.log(2), b + (b_new - b) * np.log(2)
+
+    nats = check_function("05-4", nats_step)
+    assert not nats and "nats" in nats.message
 
 
 def test_07_values_solution_and_hints():

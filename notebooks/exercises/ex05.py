@@ -31,8 +31,8 @@ EXERCISES.add(
         mistakes=(
             Mistake(
                 1,
-                "1 is the best any line does on XOR, and a random order gets the pocket "
-                "there. But the pocket can only keep a weight vector the run visits, and the "
+                "1 is the best any line does on XOR. But the pocket can only keep a weight "
+                "vector the run visits, and the "
                 "cyclic run visits few: which ones (section 2), and how many mistakes does each "
                 "make?",
             ),
@@ -63,21 +63,30 @@ EXERCISES.add(
     Exercise(
         "05-2",
         "explain",
-        "the answer",
-        "no",
+        "(the answer, λ)",
+        ("no", -0.5),
         mistakes=(
             Mistake(
-                "yes",
+                ("no", 0.5),
+                "Your λ: the set at the kink is written with a minus sign, −λ·y·x̃. Put g in "
+                "exactly that form and read λ off.",
+            ),
+            Mistake(
+                ("yes", 0.5),
+                "Your λ: the set at the kink is written with a minus sign, −λ·y·x̃. Put g in "
+                "exactly that form, then test the inequality that defines a subgradient.",
+            ),
+            Mistake(
+                ("yes", -0.5),
                 "Test the inequality that defines a subgradient at a w̃' on the correct side, "
-                "y a' > 0: which side of it is larger?",
+                "y a' > 0, with this g: which side of it is larger?",
             ),
         ),
-        hint='Answer "yes" or "no".',
+        hint='Give a pair: "yes" or "no", and the λ with g = −λ·y·x̃.',
         reasons={
             "a": "its coefficient, 0.5, lies between 0 and 1, like the points of the segment at "
             "the kink",
-            "b": "written as −λ·y·x̃ it has λ = −0.5, and at a w̃' with y a' > 0 the subgradient "
-            "inequality then asks 0 >= 0.5·y a'",
+            "b": "at a w̃' on the correct side, y a' > 0, the subgradient inequality fails",
             "c": "a function has no subgradient at a kink, where it is not differentiable",
             "d": "it points in the direction of the perceptron's update, +y·x̃, which is how the "
             "perceptron descends",
@@ -92,10 +101,10 @@ EXERCISES.add(
             "tells you about −g, not g. Test the inequality that defines a subgradient instead.",
         },
         solution="The subgradient set at the kink is {−λ·y·x̃ : 0 <= λ <= 1}, with x̃ = (1, x). "
-        "+0.5·y·x̃ is λ = −0.5, outside [0, 1], so the answer is no, by reason (b): at a "
-        "w̃' with y a' > 0 the left side of ℓ(w̃') >= ℓ(w̃) + gᵀ(w̃' − w̃) is 0 and the right "
-        "side is 0 + 0.5·y·x̃ᵀw̃' = 0.5·y a' > 0 (ℓ(w̃) = 0 and y·x̃ᵀw̃ = 0 at the kink), so the "
-        "inequality fails. (a) forgets the minus sign of the set; (c) is false for convex "
+        "+0.5·y·x̃ = −(−0.5)·y·x̃ is λ = −0.5, outside [0, 1], so the answer is no, by reason "
+        "(b): at a w̃' with y a' > 0 the left side of ℓ(w̃') >= ℓ(w̃) + gᵀ(w̃' − w̃) is 0 and the "
+        "right side is 0 + 0.5·y·x̃ᵀw̃' = 0.5·y a' > 0 (ℓ(w̃) = 0 and y·x̃ᵀw̃ = 0 at the kink), so "
+        "the inequality fails. (a) forgets the minus sign of the set; (c) is false for convex "
         "functions, which have subgradients everywhere; (d) confuses g with the descent "
         "direction −g.",
     )
@@ -136,13 +145,16 @@ def _sigma(z):
     return 1.0 / (1.0 + np.exp(-z))
 
 
+_LN2 = np.log(2.0)
+
+
 def _logistic_cases(rng):
     cases = []
     for _ in range(25):
         d = int(rng.integers(1, 5))
         w, x, b = rng.normal(size=d), rng.normal(size=d) * 2, float(rng.normal())
         y, eta = float(rng.choice([-1.0, 1.0])), float(rng.uniform(0.05, 1.0))
-        s = eta * y * _sigma(-y * (w @ x + b))
+        s = eta * y * _sigma(-y * (w @ x + b)) / _LN2  # the loss in bits: 1/ln 2 times nats
         cases.append(((w, b, x, y, eta), (w + s * x, b + s)))
     return cases
 
@@ -152,11 +164,38 @@ def _perceptron_step(w, b, x, y, eta):
     return w + s * x, b + s
 
 
+def _scaled(step, factor):
+    """A step c(w, b, x, y, eta) applied to (w, b), times factor."""
+
+    def update(w, b, x, y, eta):
+        c = factor * step(w, b, x, y, eta)
+        return w + c * x, b + c
+
+    return update
+
+
+def _nats(w, b, x, y, eta):
+    return eta * y * _sigma(-y * (w @ x + b))
+
+
+def _y_as_target(w, b, x, y, eta):
+    return eta * (y - _sigma(w @ x + b))
+
+
+def _flipped(w, b, x, y, eta):
+    return eta * y * _sigma(y * (w @ x + b))
+
+
+_Y_AS_TARGET = (
+    "For y = −1 your target is −1, but σ(a) estimates P(y = +1): the target it is compared "
+    "with must be a probability too."
+)
+
 EXERCISES.add(
     Exercise(
         "05-4",
         "implement",
-        "your logistic_update",
+        "your logistic_update_bits",
         _logistic_cases,
         mistakes=(
             Mistake(
@@ -165,26 +204,37 @@ EXERCISES.add(
                 "The logistic step moves on every example, by an amount that depends on a.",
             ),
             Mistake(
-                lambda w, b, x, y, eta: (
-                    w + eta * y * _sigma(y * (w @ x + b)) * x,
-                    b + eta * y * _sigma(y * (w @ x + b)),
-                ),
+                _scaled(_nats, 1.0),
+                "That is the step for the loss in nats, the table's. This loss is in bits: how "
+                "does changing the base of the logarithm change the loss, and so its gradient?",
+            ),
+            Mistake(
+                _scaled(_nats, _LN2),
+                "Your step has the right direction but the wrong size: check which way the "
+                "factor between a logarithm in bits and one in nats goes.",
+            ),
+            Mistake(_scaled(_y_as_target, 1 / _LN2), _Y_AS_TARGET),
+            Mistake(_scaled(_y_as_target, 1.0), _Y_AS_TARGET),
+            Mistake(
+                _scaled(_flipped, 1 / _LN2),
                 "Your step is large when the point is already well classified (y·a large) and "
                 "small when it is badly wrong: the other way round from a loss's gradient.",
             ),
             Mistake(
-                lambda w, b, x, y, eta: (w + eta * y * _sigma(-y * (w @ x + b)) * x, b),
+                lambda w, b, x, y, eta: (w + _nats(w, b, x, y, eta) / _LN2 * x, b),
                 "The bias moves too: its input is the constant 1.",
             ),
         ),
-        hint="Differentiate the loss of this one example, ln(1 + e^(−m)) with m = y (wᵀx + b), "
-        "with respect to w and to b, and step against that gradient; compare your result with "
-        "the table's (t − σ(a)) form for y = +1 and for y = −1.",
+        hint="Write this example's loss in bits as a function of m = y (wᵀx + b), differentiate "
+        "it with respect to w and to b, and step against that gradient.",
         returns=("w", "b"),
-        solution="```python\ndef logistic_update(w, b, x, y, eta):\n    a = w @ x + b\n    s = "
-        "eta * y / (1 + np.exp(y * a))      # eta * y * sigma(-y a)\n    return w + s * x, b + "
-        "s\n```\nWith t = (y + 1)/2 this is (t − σ(a))·x̃ for w̃ = (b, w), x̃ = (1, x): the "
-        "perceptron's (t − step(a))·x̃ with the step function made smooth.",
+        solution="```python\ndef logistic_update_bits(w, b, x, y, eta):\n    a = w @ x + b\n"
+        "    s = eta * y / (1 + np.exp(y * a)) / np.log(2)  # eta * y * sigma(-y a) / ln 2\n"
+        "    return w + s * x, b + s\n```\n"
+        "In bits the loss is log2(1 + e^(−m)) = ln(1 + e^(−m)) / ln 2, so its gradient, and the "
+        "step, are the nats ones divided by ln 2 (about 1.44 times larger): with t = (y + 1)/2, "
+        "(η / ln 2)·(t − σ(a))·x̃ for w̃ = (b, w), x̃ = (1, x). The units change the step size, "
+        "not its direction.",
     )
 )
 
