@@ -388,9 +388,10 @@ def train(
 
 
 def pocket(X, y, *, rule, loop=train, **options):
-    """The pocket algorithm (Gallant 1990): the perceptron, keeping the weights with the fewest
-    training mistakes seen after any update. Returns (w, b, pocket w, pocket b, pocket mistakes,
-    n_iter, n_updates, converged, mistakes per epoch)."""
+    """The pocket algorithm in Learning From Data's form: the perceptron, keeping the weights with
+    the fewest training mistakes seen after any update (Gallant's ratchet counts less often).
+    Returns (w, b, pocket w, pocket b, pocket mistakes, n_iter, n_updates, converged, mistakes
+    per epoch)."""
     x_norms = norms(X)
 
     def training_mistakes(w, b):
