@@ -109,6 +109,8 @@ def _write_data_key(path, grader):
 
 
 PACK = HERE.parent / "_build" / "student-pack"
+
+
 def student_pack(course=HERE, out=PACK, env=None, db=None):
     """Build the student versions and copy them, and only them, to ``out``; return the files.
 
@@ -355,7 +357,7 @@ def write_reports(course, rows, verdicts):
     out = course / "reports"
     out.mkdir(exist_ok=True)
     for lab in sorted({lab for lab, _ in verdicts}):
-        mine = {s: v for (l, s), v in verdicts.items() if l == lab}
+        mine = {s: v for (name, s), v in verdicts.items() if name == lab}
         written = {r["student"]: (r["written_score"], r["written_max"], r["written_pending"])
                    for r in rows if r["lab"] == lab}  # fmt: skip
         grader.reports.write_csv(out / f"{lab}.csv", lab, mine, written)
@@ -404,7 +406,8 @@ def main(argv=None):
     )
     parser.add_argument(
         "--out", default=None,
-        help="pack: the folder to write (default: _build/student-pack); grade-one: the verdict file",
+        help="pack: the folder to write (default: _build/student-pack); "
+        "grade-one: the verdict file",
     )  # fmt: skip
     parser.add_argument(
         "--feedback", action="store_true", help="grade: also write feedback/ (HTML per submission)"

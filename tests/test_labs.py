@@ -690,8 +690,10 @@ def _grade(lab, tmp, build):
     submit(f"{first}-pinned-seed", _solved(release_nb, source_nb, WRONG[lab][first][0], pin=True))
     submit(f"{first}-again", _solved(release_nb, source_nb, WRONG[lab][first][0]))
     for student, (cells, edits, base) in ATTACKS.get(lab, {}).items():
-        nb = _solved(release_nb, source_nb, edits) if base == "solution" else nbformat.from_dict(
-            json.loads(json.dumps(release_nb))
+        nb = (
+            _solved(release_nb, source_nb, edits)
+            if base == "solution"
+            else nbformat.from_dict(json.loads(json.dumps(release_nb)))
         )
         for text in cells:
             text = text.replace("COURSE", str(course))
@@ -715,7 +717,6 @@ def _errors(course, student, lab):
 
 def _full(row):
     return row["auto_max"] > 0 and row["auto"] == row["auto_max"]
-
 
 
 # Attacks on the grader, each a submission: (cells added at the top, edits of the solution, base:
@@ -759,7 +760,8 @@ ATTACKS = {
                     "    f = sys._getframe(1)\n"
                     "    while f is not None:\n"
                     "        if 'want_w' in f.f_locals:\n"
-                    "            return f.f_locals['want_w'], f.f_locals['want_b'], f.f_locals['ref']\n"
+                    "            loc = f.f_locals\n"
+                    "            return loc['want_w'], loc['want_b'], loc['ref']\n"
                     "        f = f.f_back\n"
                     "    return None",
                 )
@@ -971,7 +973,9 @@ class _Lab:
             text = [o.get("text", "") for c in _cells(nb, "grade").values()
                     if c.cell_type == "code" for o in c.outputs]  # fmt: skip
             variants[student] = graded["rows"][student]["variant"]
-            assert text and all(f"variant {variants[student]}" in t for t in text if "[grader]" in t)
+            assert text and all(
+                f"variant {variants[student]}" in t for t in text if "[grader]" in t
+            )
         assert variants[first] != variants["solution"]
 
     def test_attacks_earn_only_their_real_work(self, graded):
@@ -980,7 +984,9 @@ class _Lab:
         lab, rows = self.LAB, graded["rows"]
         for student, (_, edits, base) in ATTACKS.get(lab, {}).items():
             row = rows[student]
-            cheated = set().union(*(FUNCTIONS[lab].get(e[0], set()) for e in edits)) if edits else set()
+            cheated = (
+                set().union(*(FUNCTIONS[lab].get(e[0], set()) for e in edits)) if edits else set()
+            )
             if base == "untouched":
                 assert row["auto"] == 0, (lab, student, row)
             elif student in ("max-margin-imported", "lazy-augmented", "attack-output-flood",
@@ -1164,7 +1170,9 @@ def test_a_grader_error_is_never_the_students(monkeypatch):
     source = json.loads((LABS / "source" / "lab1" / "lab1.ipynb").read_text())
     for cell in source["cells"]:
         if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "fit":
-            cell["source"] = "def fit(X, y, eta=1.0, max_iter=100):\n    return np.zeros(2), 0.0, [None]"
+            cell["source"] = (
+                "def fit(X, y, eta=1.0, max_iter=100):\n    return np.zeros(2), 0.0, [None]"
+            )
     folder = pathlib.Path(os.environ.get("TMPDIR", "/tmp")) / f"labs-grader-error-{os.getpid()}"
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir()
@@ -1186,8 +1194,11 @@ def test_a_grader_error_is_never_the_students(monkeypatch):
         assert any(name in r and "IndexError" in r for r in verdict["reasons"]), verdict["reasons"]
     assert tests["test_history_format"]["hint"], tests["test_history_format"]
     assert not tests["test_history_format"]["grader_error"], tests["test_history_format"]
-    shown = {c["metadata"]["nbgrader"]["grade_id"]: c["outputs"] for c in nb["cells"]
-             if c.get("metadata", {}).get("nbgrader", {}).get("grade") and c["cell_type"] == "code"}
+    shown = {
+        c["metadata"]["nbgrader"]["grade_id"]: c["outputs"]
+        for c in nb["cells"]
+        if c.get("metadata", {}).get("nbgrader", {}).get("grade") and c["cell_type"] == "code"
+    }
     for name in steps:
         errors = [o for o in shown[name] if o["output_type"] == "error"]
         assert [o["ename"] for o in errors] == ["GraderError"], errors

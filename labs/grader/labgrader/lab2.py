@@ -86,9 +86,7 @@ def test_bound(g):
         R, gamma, bound = (
             float(v)
             for v in as_tuple(
-                g.call(
-                    "novikoff_bound", X, y, deps={"max_margin": _max_margin}, allow=THEORY
-                ),
+                g.call("novikoff_bound", X, y, deps={"max_margin": _max_margin}, allow=THEORY),
                 3,
                 "novikoff_bound",
                 "(R, gamma, bound)",

@@ -30,7 +30,9 @@ def write_csv(path, lab, verdicts, written):
             scores = [v["tests"].get(t, {}).get("score", 0.0) for t in tests]
             w, w_max, pending = written.get(student, (0.0, 0.0, False))
             auto_max = sum(v["tests"].get(t, {}).get("points", 0.0) for t in tests)
-            flags = "; ".join(v["reasons"] + v["flags"] + (["written answer to grade"] if pending else []))
+            flags = "; ".join(
+                v["reasons"] + v["flags"] + (["written answer to grade"] if pending else [])
+            )
             out.writerow(
                 [student, *(f"{s:g}" for s in scores), f"{w:g}", f"{sum(scores) + w:g}",
                  f"{auto_max + w_max:g}", v["status"], flags]
@@ -56,7 +58,8 @@ def plot_questions(path, lab, verdicts):
         values = sorted(set(scores) | {0.0, points})
         counts = [scores.count(s) for s in values]
         ax.bar([f"{s:g}" for s in values], counts,
-               color=[colours["full" if s == points else "none" if s == 0 else "part"] for s in values])  # fmt: skip
+               color=[colours["full" if s == points else "none" if s == 0 else "part"]
+                      for s in values])  # fmt: skip
         hints = collections.Counter(r["hint"].split(": ", 1)[-1] for r in rows if r["hint"])
         top = hints.most_common(1)
         hint = f"most frequent hint ({top[0][1]}x): {top[0][0]}" if top else "no hint given"
@@ -65,7 +68,9 @@ def plot_questions(path, lab, verdicts):
         ax.set_title(textwrap.fill(title, 120), fontsize=8, loc="left")
         ax.set_ylabel("submissions", fontsize=8)
         ax.set_xlabel("points scored", fontsize=8)
-    fig.suptitle(f"{lab}: scores per hidden test (blue full, orange part, vermillion none)", fontsize=10)
+    fig.suptitle(
+        f"{lab}: scores per hidden test (blue full, orange part, vermillion none)", fontsize=10
+    )
     fig.tight_layout(h_pad=2.2)
     fig.savefig(path, dpi=110)
     plt.close(fig)

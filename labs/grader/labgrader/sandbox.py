@@ -274,15 +274,19 @@ class Worker:
             if op == "callback":
                 ref = deps.get(reply.get("name"))
                 try:
-                    value = ref(*codec.decode(reply.get("args")), **codec.decode(reply.get("kwargs")))
+                    value = ref(
+                        *codec.decode(reply.get("args")), **codec.decode(reply.get("kwargs"))
+                    )
                     self.send({"op": "value", "value": codec.encode(value)})
                 except Exception:
                     self.send({"op": "refused"})
                 continue
             if op == "return":
                 changes = reply.get("changes", 0)
-                return "return", codec.decode(reply.get("value")), (
-                    changes if type(changes) is int else 0
+                return (
+                    "return",
+                    codec.decode(reply.get("value")),
+                    (changes if type(changes) is int else 0),
                 )
             if op == "raise":
                 return "raise", str(reply.get("kind")), str(reply.get("type", ""))

@@ -14,8 +14,20 @@ import pathlib
 import re
 import time
 
-from . import (UNUSABLE, GraderError, Grading, LocalCaller, TimedOut, Unusable, check,
-               personalize, rng_for, secret, tests_of, variant)  # fmt: skip
+from . import (
+    UNUSABLE,
+    GraderError,
+    Grading,
+    LocalCaller,
+    TimedOut,
+    Unusable,
+    check,
+    personalize,  # fmt: skip
+    rng_for,
+    secret,
+    tests_of,
+    variant,
+)
 from .sandbox import Worker, WorkerDied
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -105,11 +117,11 @@ def read(course, lab, notebook):
         if gid in by_id:
             seen.add(gid)
             want = _meta(by_id[gid])
-            if any(bool(meta.get(k)) != bool(want.get(k)) for k in FIELDS[:3]) or float(
-                meta.get("points", 0) or 0
-            ) != float(want.get("points", 0) or 0) or cell.get("cell_type") != by_id[gid][
-                "cell_type"
-            ]:
+            if (
+                any(bool(meta.get(k)) != bool(want.get(k)) for k in FIELDS[:3])
+                or float(meta.get("points", 0) or 0) != float(want.get("points", 0) or 0)
+                or cell.get("cell_type") != by_id[gid]["cell_type"]
+            ):
                 reasons.append(f"metadata of cell {gid} edited")
             if gid in tests:
                 if text.strip() not in public:
@@ -137,9 +149,7 @@ def read(course, lab, notebook):
 
 
 def _python(text):
-    return "\n".join(
-        "" if ln.lstrip().startswith(("%", "!")) else ln for ln in text.splitlines()
-    )
+    return "\n".join("" if ln.lstrip().startswith(("%", "!")) else ln for ln in text.splitlines())
 
 
 def _dotted(node):
@@ -157,7 +167,9 @@ def _bindings(tree):
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for a in node.names:
-                bound[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+                bound[a.asname or a.name.split(".")[0]] = (
+                    a.name if a.asname else a.name.split(".")[0]
+                )
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for a in node.names:
                 bound[a.asname or a.name] = f"{node.module}.{a.name}"
@@ -165,12 +177,17 @@ def _bindings(tree):
 
 
 def _forbidden(path, lab):
-    if not path.startswith(("sklearn", "perclib")) or path.split(".")[0] not in ("sklearn", "perclib"):
+    if not path.startswith(("sklearn", "perclib")) or path.split(".")[0] not in (
+        "sklearn",
+        "perclib",
+    ):
         return False
     if path.startswith(TOOLS) or path == "perclib":
         return False
     allowed = ALLOWED.get(lab, ())
-    return not any(a == path or a.startswith(path + ".") or path.startswith(a + ".") for a in allowed)
+    return not any(
+        a == path or a.startswith(path + ".") or path.startswith(a + ".") for a in allowed
+    )
 
 
 def inspect_code(lab, cells, graded):
@@ -200,7 +217,9 @@ def inspect_code(lab, cells, graded):
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 functions[node.name] = node
-            elif isinstance(node, (ast.Assign, ast.AnnAssign)) and _uses(node.value, bound, lab, set()):
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)) and _uses(
+                node.value, bound, lab, set()
+            ):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 tainted_names |= {t.id for t in targets if isinstance(t, ast.Name)}
 
@@ -212,7 +231,7 @@ def inspect_code(lab, cells, graded):
             if name in wrappers:
                 continue
             local = {**bound, **_bindings(node)}
-            helpers = (tainted_names | {w for w in wrappers if w not in graded})
+            helpers = tainted_names | {w for w in wrappers if w not in graded}
             if _uses(node, local, lab, helpers):
                 wrappers.add(name)
                 changed = True
@@ -287,9 +306,9 @@ def grade(course, lab, student, notebook_path):
                 except TimedOut:
                     hint = (f"hidden test {test} failed: your code ran past the time or memory "
                             "limit on a hidden input (an endless loop?)")  # fmt: skip
-                    verdict["status"] = "timed out" if verdict["status"] == "graded" else verdict[
-                        "status"
-                    ]
+                    verdict["status"] = (
+                        "timed out" if verdict["status"] == "graded" else verdict["status"]
+                    )
                 except Unusable as failure:
                     if _solution_passes(course, lab, test, student):
                         hint = f"hidden test {test} failed: {UNUSABLE}"
@@ -366,8 +385,16 @@ class _Runner:
             raise TimedOut()
         worker = self._start()
         try:
-            return worker.call(name, args, kwargs, deps=deps, allow=allow, count_rows=count_rows,
-                               cpu=CALL_CPU, timeout=min(WALL_CALL, max(self._left(), 1.0)))
+            return worker.call(
+                name,
+                args,
+                kwargs,
+                deps=deps,
+                allow=allow,
+                count_rows=count_rows,
+                cpu=CALL_CPU,
+                timeout=min(WALL_CALL, max(self._left(), 1.0)),
+            )
         except WorkerDied:
             self.timed_out.add(name)
             raise TimedOut() from None

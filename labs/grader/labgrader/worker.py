@@ -14,7 +14,8 @@ Messages (grader -> worker, worker -> grader)::
      "allow": [module, ...], "count_rows": n or null, "cpu": s}
         -> {"op": "callback", "name": dep, "args": [...], "kwargs": {...}}   (zero or more; the
            grader answers each with {"op": "value", "value": ...} or {"op": "refused"})
-        -> {"op": "return", "value": ..., "changes": n}  or  {"op": "raise", "kind": ..., "type": ...}
+        -> {"op": "return", "value": ..., "changes": n}
+        or {"op": "raise", "kind": ..., "type": ...}
 
 A load or a call may use ``cpu`` seconds of CPU time; past them the kernel ends the worker, and
 the grader, which reads the exit, marks the call "timed out".
@@ -71,7 +72,8 @@ def encode(obj, depth=0):
 
 
 def decode(obj, depth=0):
-    """Rebuild a value encoded by :func:`encode`; anything malformed becomes :class:`Unsupported`."""
+    """Rebuild a value encoded by :func:`encode`; anything malformed becomes
+    :class:`Unsupported`."""
     import numpy as np
 
     if depth > 50:
@@ -82,7 +84,7 @@ def decode(obj, depth=0):
         return [decode(v, depth + 1) for v in obj]
     if type(obj) is not dict or len(obj) != 1:
         return Unsupported()
-    (key, value), = obj.items()
+    ((key, value),) = obj.items()
     try:
         if key == "__nd__":
             dtype, shape, data = value
@@ -340,8 +342,9 @@ def _call(channel, ns, message):
 
     def proxy(name):
         def call_grader(*a, **k):
-            channel.send({"op": "callback", "name": name, "args": encode(list(a)),
-                          "kwargs": encode(dict(k))})
+            channel.send(
+                {"op": "callback", "name": name, "args": encode(list(a)), "kwargs": encode(dict(k))}
+            )
             reply = channel.receive()
             if reply.get("op") != "value":
                 raise RuntimeError("the grader's reference could not be called")
@@ -384,7 +387,9 @@ def main():
     while True:
         message = channel.receive()
         if message.get("op") == "load":
-            channel.send({"op": "loaded", "failed": _run_cells(ns, message["cells"], message.get("cpu"))})
+            channel.send(
+                {"op": "loaded", "failed": _run_cells(ns, message["cells"], message.get("cpu"))}
+            )
         elif message.get("op") == "call":
             channel.send(_call(channel, ns, message))
         else:
