@@ -1,4 +1,4 @@
-"""Bad input (issue 18, item 4): each kind gets a clear ValueError or works correctly.
+"""Bad input: each kind gets a clear ValueError or works correctly.
 
 The models validate with scikit-learn's ``validate_data``, so most messages are scikit-learn's;
 perclib adds its own where scikit-learn's would not be a ``ValueError`` (sparse input to a model

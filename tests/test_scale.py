@@ -1,4 +1,4 @@
-"""No silent wrong answer at any finite scale (issue 18, item 1).
+"""No silent wrong answer at any finite scale.
 
 Rows whose norm exceeds about 1e154 once overflowed the row norm to inf; ``0 * inf = nan`` then hid
 every mistake while w = 0, and the fast Perceptron reported ``converged_=True`` with w = 0. Here
