@@ -116,8 +116,12 @@ def test_01_exercises_accept_every_valid_form_and_hint_without_the_answer():
     mirror = lambda w, b, x: x - 2 * (w @ x + b) / (w @ w) * w  # noqa: E731
     assert check_function("01-4", mirror)
     assert check_function("01-4", lambda w, b, x: list(mirror(w, b, x)))  # a list is fine
-    for form in ("none", "None.", "no plane", "No, it is not separable"):
+    for form in ("none", "None.", "no plane", "No, it is not separable", "No.", "impossible"):
         assert check("01-5", form, because="c"), form
+    for form in ("It is not separable", "no such plane exists", "It's not linearly separable"):
+        assert check("01-5", form, because="c"), form
+    for form in ("No idea", "no, it is separable"):  # not an answer: the form hint
+        assert "four numbers" in check("01-5", form, because="c").message, form
     assert check("01-5", "none", because="(C)")
     for key in "abd":  # a wrong reason is wrong, and its hint does not name the right key
         fb = check("01-5", "none", because=key)
@@ -139,6 +143,8 @@ def test_02_exercises_accept_every_valid_form_and_hint_without_the_answer():
     # a tie not counted as a mistake, or b not moving, gives another range (and its own hint)
     assert "exactly on the boundary" in check("02-2", (4, 6)).message
     assert "moves b" in check("02-2", (7, 8)).message
+    fb = check("02-2", (5, 6))  # the upper end one short: a hint that names no value
+    assert not fb and "y·a = 0" in fb.message and "7" not in fb.message and "+ 1" not in fb.message
     for form in (1, "1", "same", "The same.", "no change", "unchanged"):
         assert check("02-3", form), form
     from exercises.ex02 import _perclib_epoch, _prediction_epoch
@@ -164,6 +170,9 @@ def test_02_exercises_accept_every_valid_form_and_hint_without_the_answer():
     for key in "abc":
         fb = check("02-5", ("margin", "both"), because=key)
         assert not fb and '"d"' not in fb.message
+    # reasons a and b are consistent with the right pair, so the reason step can fail: check
+    # the facts that make them wrong
+    assert np.sign(0.0) == 0
     fb = check("02-5", ("both", "both"), because="d")
     assert not fb and "y = +1" in fb.message and "y = −1" not in fb.message
     assert check("02-5", ("margin", "both"), because=...).neutral

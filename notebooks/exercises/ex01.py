@@ -264,14 +264,48 @@ EXERCISES.add(
 
 _CUBE = np.array([[i, j, k] for i in (0, 1) for j in (0, 1) for k in (0, 1)], dtype=float)
 _TWO_OF_THREE = np.where(_CUBE.sum(axis=1) == 2, 1, -1)
-_NONE = {"none", "no plane", "no line", "not separable", "not linearly separable"}
+_NONE = {
+    "none",
+    "no",
+    "no plane",
+    "no line",
+    "no such plane",
+    "no separating plane",
+    "there is none",
+    "there is no plane",
+    "there is no such plane",
+    "not separable",
+    "not linearly separable",
+    "it is not separable",
+    "it is not linearly separable",
+    "it is not",
+    "it is not possible",
+    "inseparable",
+    "non separable",
+    "impossible",
+    "it is impossible",
+    "not possible",
+}
+
+
+def _says_none(said):
+    """A normalised answer that says no plane exists ("No.", "impossible", "no plane exists").
+
+    >>> [_says_none(s) for s in ("no", "impossible", "no it is not separable", "no idea")]
+    [True, True, True, False]
+    >>> _says_none("no it is separable")
+    False
+    """
+    said = said.replace("it s ", "it is ").removesuffix(" exists")
+    head, _, rest = said.partition(" ")
+    return said in _NONE or (head == "no" and rest in _NONE)
 
 
 def _judge_two_of_three(answer):
     form = 'give "none" if you think no plane exists, or four numbers (w1, w2, w3, b).'
     if isinstance(answer, str):
         said = _words(answer)
-        return None if said in _NONE or said.split()[:1] in (["no"], ["none"]) else form
+        return None if _says_none(said) else form
     got = _numbers(answer)
     if got is None or got.size != 4:
         return form
@@ -284,7 +318,7 @@ def _judge_two_of_three(answer):
     ]
     return (
         f"your plane gets {', '.join(wrong)} wrong (sign(0) = +1). Write the inequality "
-        "each corner puts on (w1, w2, w3, b), as section 5 does for XOR."
+        "each corner puts on (w1, w2, w3, b), and see whether all eight can hold at once."
     )
 
 

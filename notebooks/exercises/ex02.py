@@ -94,8 +94,9 @@ EXERCISES.add(
             ),
             Mistake(
                 lambda: (_biases_with_two()[0], _biases_with_two()[1] - 1),
-                "Your smallest b is right; test your largest b + 1 by doing its updates one by "
-                "one.",
+                "Your smallest b is right; check the top of your range. Where an update leaves "
+                "the point exactly on the boundary (y·a = 0), is that a mistake for the margin "
+                "rule, and so how many updates does that b need?",
             ),
             Mistake(
                 lambda: (_biases_with_two()[0] - 1, _biases_with_two()[1]),
@@ -312,9 +313,11 @@ EXERCISES.add(
         judge=_judge_tie,
         hint="",
         reasons={
-            "a": "A point with a = 0 lies on the boundary, so every rule counts it as a mistake.",
-            "b": "At a = 0 the prediction rule updates for y = +1, because y − ŷ is nonzero "
-            "only for a point on the boundary.",
+            "a": "At a = 0 the prediction rule takes ŷ = np.sign(0), which is +1, so it updates "
+            "for y = −1 only; the margin rule's test y·a <= 0 holds for both labels.",
+            "b": "At a = 0 the margin rule updates for both labels because y·a = 0 falls short "
+            "of the margin of 1 it asks of every point; the prediction rule compares y with "
+            "ŷ = sign(0) = +1.",
             "c": "The two rules are the same rule up to the factor 2 in the step, so they "
             "update on the same points, ties included.",
             "d": "At a = 0 the margin rule's test y·a <= 0 holds whatever the label, while the "
@@ -322,8 +325,10 @@ EXERCISES.add(
         },
         reason="d",
         reason_hints={
-            "a": "the prediction rule does not look at where the point is, only at ŷ and y.",
-            "b": "work out y − ŷ at a = 0 for y = +1, with this course's sign(0).",
+            "a": "run np.sign(0.0). What does it return, and would a rule built on it skip "
+            "a tie with y = +1?",
+            "b": "write the margin rule's test as section 1 gives it: which number does it "
+            "compare y·a with? Would it update a point with y·a = 0.5?",
             "c": "section 6 shows the factor 2 away from ties; a tie is exactly where the two "
             "tests can disagree. Write both tests at a = 0.",
         },
@@ -331,7 +336,10 @@ EXERCISES.add(
         "it updates for y = +1 and for y = −1. The prediction rule updates when ŷ ≠ y; ŷ = "
         'sign(0) = +1, so it updates for y = −1 only. Answer: ("margin", "both"), reason d. '
         "So from w = 0, b = 0, where the first activation is always a tie, the two rules part "
-        "at the first step exactly when the first label is +1.",
+        "at the first step exactly when the first label is +1. Reasons a and b reach the "
+        "same pair by a wrong route: np.sign(0) is 0, not +1 (sign(0) = +1 is this course's "
+        "own convention, and a rule built on np.sign would update a tie for both labels), and "
+        "the margin rule's test is y·a <= 0, with no margin of 1.",
     )
 )
 
