@@ -234,6 +234,16 @@ def test_03_choices_are_graded_on_the_students_own_choice():
     ]
     assert check("03-1", as_text)
     assert not check("03-1", LECTURE_EPOCH1)  # the course's start is not this one
+    # hints name the kind of slip, never the formula or the value: a margin-rule step, a tie as -1
+    margin_step = [rows[0], rows[1], (rows[2][0], rows[2][1], rows[2][2], (0, -1, 0))]
+    tie_minus = rows[:3] + [(rows[3][0], rows[3][1], -1, rows[3][3])]
+    for slip in (margin_step, tie_minus):
+        message = check("03-1", slip).message
+        assert not any(s in message for s in ("η(y", "ηy", "twice", "sign(0)", "predicted +1"))
+    assert "margin rule" in check("03-1", margin_step).message
+    assert "tie" in check("03-1", tie_minus).message
+    # no reason of 03-5 names the point it asks for
+    assert not any("0,0" in text for text in get_exercise("03-5").reasons.values())
     # 5: the margin rule in reverse order breaks <0,0> at step 3, for reason c; guesses fail
     for point in ((0, 0), [0.0, 0.0], np.array([0, 0]), "<0,0>", "(0, 0)", "0,0"):
         assert check("03-5", (3, point), because="c"), point
