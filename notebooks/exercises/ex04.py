@@ -338,10 +338,10 @@ EXERCISES.add(
         "every one of them: 1600 updates; and γ* = 0.05 exactly (the unit vector of the labels "
         "gives every point margin 2/√1600 = 0.05, and no unit vector gives all 1600 points "
         "more, as its squared entries sum to 1). So 1600 updates prove nothing, and the smallest "
-        'count that proves it is 1601. Answer ("yes", 1601, "d"). Not a: without the promise γ* can be as small '
-        "as you like, and so can the bound be large. Not b: a run may stop later. Not c: that is "
-        "the situation without the promise; the promise is exactly a known lower bound on γ*, "
-        "which turns the theorem into a test.",
+        'count that proves it is 1601. Answer ("yes", 1601, "d"). Not a: without the promise '
+        "γ* can be as small as you like, and so can the bound be large. Not b: a run may stop "
+        "later. Not c: that is the situation without the promise; the promise is exactly a "
+        "known lower bound on γ*, which turns the theorem into a test.",
     )
 )
 
