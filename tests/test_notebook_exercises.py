@@ -243,6 +243,16 @@ def test_03_choices_are_graded_on_the_students_own_choice():
     ]
     assert check("03-1", as_text)
     assert not check("03-1", LECTURE_EPOCH1)  # the course's start is not this one
+    # hints name the kind of slip, never the formula or the value: a margin-rule step, a tie as -1
+    margin_step = [rows[0], rows[1], (rows[2][0], rows[2][1], rows[2][2], (0, -1, 0))]
+    tie_minus = rows[:3] + [(rows[3][0], rows[3][1], -1, rows[3][3])]
+    for slip in (margin_step, tie_minus):
+        message = check("03-1", slip).message
+        assert not any(s in message for s in ("η(y", "ηy", "twice", "sign(0)", "predicted +1"))
+    assert "margin rule" in check("03-1", margin_step).message
+    assert "tie" in check("03-1", tie_minus).message
+    # no reason of 03-5 names the point it asks for
+    assert not any("0,0" in text for text in get_exercise("03-5").reasons.values())
     # 5: the margin rule in reverse order breaks <0,0> at step 3, for reason c; guesses fail
     for point in ((0, 0), [0.0, 0.0], np.array([0, 0]), "<0,0>", "(0, 0)", "0,0"):
         assert check("03-5", (3, point), because="c"), point
@@ -302,6 +312,8 @@ def test_04_exercises():
         assert not check("04-2", wrong)
         hints.add(check("04-2", wrong).message)
     assert len(hints) == 1  # the parts are judged together
+    (hint,) = hints  # neutral: it rules out no option
+    assert not any(w in hint for w in ("no longer", "middle term", "size of one step"))
     assert check("04-2", (..., ...)).neutral
     # 3: the translated pair: R^2 = 10, gamma* = 1/sqrt(5), bound 50 (centred: 2)
     bound = mistake_bound(np.array([[3.0], [1.0]]), np.array([1, -1]))
@@ -325,6 +337,9 @@ def test_04_exercises():
     for form in (("yes", 1601, "d"), ("Yes ", 1601.0, "D"), ("yes", Fraction(1601), "(d)")):
         assert check("04-5", form)
     assert check("04-5", ("yes", Decimal("1601"), "d")) and check("04-5", ("yes", "1601", "d"))
+    assert check("04-5", ("y", 1601, "d")) and check("04-5", (True, 1601, "d"))
+    assert not check("04-5", (False, 1601, "d")) and not check("04-5", ("n", 1601, "d"))
+    assert not any("1600" in text or "0.05)²" in text for text in MODULES["04"]._WHY.values())
     hints = set()
     for wrong in (("no", 1601, "d"), ("yes", 1600, "d"), ("yes", 1601, "c"), ("no", 1600, "c")):
         assert not check("04-5", wrong)
@@ -332,6 +347,21 @@ def test_04_exercises():
     assert len(hints) == 1  # the parts are judged together
     assert not check("04-5", ("yes", 1601, "blah blah blah blah"))
     assert check("04-5", ...).neutral and check("04-5", ("yes", ..., "d")).neutral
+
+
+def test_04_5_the_bound_1600_is_reached_under_the_promise():
+    """The solution's construction: 1600 orthogonal vectors of norm 2, no bias, reach 1600."""
+    n = 1600
+    X = 2.0 * np.eye(n)  # R = 2
+    y = np.where(np.arange(n) % 2 == 0, 1, -1)  # any labels (perclib needs two classes)
+    run = Perceptron(fit_intercept=False).fit(X, y)
+    assert run.converged_ and run.n_updates_ == n == (2 / 0.05) ** 2
+    # gamma* = 0.05: the unit vector of the labels gives every point 2/sqrt(n) = 0.05, and no
+    # unit vector gives all points more (n entries of |w_i| > 1/sqrt(n) have squares summing > 1)
+    w = y / np.linalg.norm(y)
+    assert np.min(y * (X @ w)) == pytest.approx(0.05)
+    assert np.max(np.linalg.norm(X, axis=1)) == 2.0
+    assert "2e_1" in _value(get_exercise("04-5").solution)
     for ex in ("04-2", "04-3", "04-4", "04-5"):
         sol = str(show_solution(ex))
         assert sol.strip() and ("1601" in sol if ex == "04-5" else True)

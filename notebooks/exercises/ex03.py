@@ -113,9 +113,15 @@ def _plain_row(row):
     return tuple(out)
 
 
-_WORDING = (  # the hand-trace checker's hints, worded for this notebook without a formula
-    ("recompute θ + η(y − ŷ)(1, x) from", "recompute θ after the step with section 1's rule, from"),
+_WORDING = (  # the hand-trace checker's hints, worded for this notebook without a formula or value
+    (
+        "you took the margin rule's step ηy(1, x); the prediction rule adds "
+        "η(y − ŷ)(1, x), which is twice that on a mistake",
+        "your step is the margin rule's; compare the two rules' steps in sections 1 and 3",
+    ),
+    (" A tie θ·x = 0 is predicted +1: sign(0) = +1.", " How does it predict a tie?"),
     ("ŷ = +1 when θ·x >= 0, else -1.", "look again at section 1's prediction rule."),
+    ("recompute θ + η(y − ŷ)(1, x) from", "recompute θ after the step with section 1's rule, from"),
     ("(b, w1, ..., w2)", "(b, w1, w2)"),
 )
 
@@ -360,9 +366,10 @@ def _judge_breaks(answer):
 
 _WHY_BREAK = {
     "a": "the margin rule's step is twice as large as the prediction rule's, so it overshoots",
-    "b": "<0,0> was already on the line before the update, and the update pushes it across",
+    "b": "the broken point was already on the line before the update, and the update pushes it "
+    "across",
     "c": "the update is made on a +1 tie that sign(0) = +1 already predicts right, and moving "
-    "the line for that point brings <0,0> onto it",
+    "the line for that point brings a −1 point onto it",
     "d": "in the reverse order every update of the margin rule makes some correct point wrong",
 }
 
@@ -378,7 +385,7 @@ EXERCISES.add(
         reason="c",
         reason_hints={
             "a": "compare the two rules' steps on a mistake in section 1 and 3: which is larger?",
-            "b": "compute <0,0>'s activation just before that update: is it 0?",
+            "b": "compute the broken point's activation just before that update: is it 0?",
             "d": "look at the run's first update: which point does it make wrong?",
         },
         solution=lambda: (

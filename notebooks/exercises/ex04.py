@@ -135,10 +135,9 @@ def _judge_start(answer):
     if word == truth and letter == "b":
         return None
     return (
-        "not both parts are right (this check does not say which). Redo Lemma 1 and Lemma 2 "
-        "from w̃_0 instead of 0 and write the cosine bound: which terms grow with k and η, which "
-        "do not? Is Lemma 2's middle term really no longer <= 0? The update is still made on a "
-        "mistake. Then compare the size of one step, η·x̃, with the size of the start w̃_0."
+        "not both parts are right (this check does not say which). Redo both lemmas from w̃_0: "
+        "which terms contain η and which do not? Then test each option against your two "
+        "inequalities."
     )
 
 
@@ -291,8 +290,8 @@ _WHY = {
     "a": "2000 updates is more than any perceptron can make on separable data",
     "b": "a run that has not stopped after 2000 updates never stops",
     "c": "the bound needs γ* exactly, which nobody knows, so no count of updates proves anything",
-    "d": "every separable data set that keeps the promise allows at most (2/0.05)² updates, and "
-    "2000 is more",
+    "d": "every separable data set that keeps the promise allows at most (R/γ*)² updates with "
+    "R = 2 and γ* = 0.05, and 2000 is more",
 }
 
 
@@ -304,13 +303,16 @@ def _judge_stop(answer):
     except (TypeError, ValueError):
         return 'give (a, b, c): a is "yes" or "no", b a number, c a letter.'
     word, letter, n = _word(verdict), _word(why), _number(count)
-    if word not in ("yes", "no", "true", "false"):
+    word = {"y": "yes", "n": "no", "true": "yes", "false": "no"}.get(word, word)
+    if isinstance(verdict, (bool, np.bool_)):
+        word = "yes" if verdict else "no"
+    if word not in ("yes", "no"):
         return '(a) must be "yes" or "no".'
     if letter not in _WHY:
         return "(c) must be one of the letters a, b, c, d."
     if n is None:
         return "(b) must be a number of updates."
-    if word in ("yes", "true") and letter == "d" and abs(n - ((2 / 0.05) ** 2 + 1)) <= 1e-6:
+    if word == "yes" and letter == "d" and abs(n - ((2 / 0.05) ** 2 + 1)) <= 1e-6:
         return None
     return (
         "not all three parts are right (this check does not say which). Start from the promise: "
@@ -329,12 +331,17 @@ EXERCISES.add(
         solution="(a) Yes, for reason (d). With the promise, separable data have γ* >= 0.05, so a "
         "run on them makes at most (R/γ*)² <= (2/0.05)² = 1600 updates. A run that has made more "
         "than 1600 updates cannot be on separable data: the colleague's 2000 prove that the data "
-        "are not separable. (b) A run on separable data may make exactly 1600 updates (the bound "
-        "can be reached, as the two points on a line show), so the smallest count that proves "
-        'it is 1601. Answer ("yes", 1601, "d"). Not a: without the promise γ* can be as small '
-        "as you like, and so can the bound be large. Not b: a run may stop later. Not c: that is "
-        "the situation without the promise; the promise is exactly a known lower bound on γ*, "
-        "which turns the theorem into a test.",
+        "are not separable. (b) A run on separable data can make exactly 1600 updates: take the "
+        "1600 vectors 2e_1, ..., 2e_1600 of R^1600 (orthogonal, each of norm 2, so R = 2), "
+        "labelled +1 or −1 in any way, and the perceptron without bias. Each point is orthogonal "
+        "to every earlier update, so it is a tie when visited and the margin rule updates on "
+        "every one of them: 1600 updates; and γ* = 0.05 exactly (the unit vector of the labels "
+        "gives every point margin 2/√1600 = 0.05, and no unit vector gives all 1600 points "
+        "more, as its squared entries sum to 1). So 1600 updates prove nothing, and the smallest "
+        'count that proves it is 1601. Answer ("yes", 1601, "d"). Not a: without the promise '
+        "γ* can be as small as you like, and so can the bound be large. Not b: a run may stop "
+        "later. Not c: that is the situation without the promise; the promise is exactly a "
+        "known lower bound on γ*, which turns the theorem into a test.",
     )
 )
 
