@@ -314,7 +314,7 @@ def check_epoch(
         ``(x, θ·x, ŷ, θ after the step)`` or a dict with keys x, theta_x, y_hat, theta. θ is
         (b, w1, ..., wd). Leave a value you have not worked out yet as ``...``.
     X, y : optional
-        The data (default: the COMP90049 worked example).
+        The data (default: the worked example of notebook 03).
     theta0 : sequence, optional
         θ before the first row (default: all zeros).
     rule : {"prediction", "margin"}, default="prediction"

@@ -160,7 +160,8 @@ def max_margin(X, y):
     Examples
     --------
     The bias is part of the norm: for the points 2 (+1) and 0 (-1) on a line, the best separator
-    is not x = 1 with margin 1 but (w, b) = (1, -1)/sqrt(2), with margin 1/sqrt(2).
+    is the line x = 1, but its augmented margin is not the distance 1: it is that of the unit
+    vector (w, b) = (1, -1)/sqrt(2), 1/sqrt(2).
 
     >>> w, b, gamma = max_margin([[2.0, 0.0], [0.0, 0.0]], [1, -1])
     >>> w.round(6), round(b, 6), round(gamma, 6)
