@@ -152,8 +152,8 @@ class KernelPerceptron(OnlineMixin, BaseModel):
     example it erred on.
 
     Training is :class:`Perceptron`'s, with w = sum_i alpha_i y_i phi(x_i) kept as its
-    coefficients: the same rules, orders, ties and stopping. With the linear kernel it makes the same mistakes as
-    :class:`Perceptron` wherever no activation lies within rounding of 0.
+    coefficients: the same rules, orders, ties and stopping. With the linear kernel it makes the
+    same mistakes as :class:`Perceptron` wherever no activation lies within rounding of 0.
 
     Parameters
     ----------
@@ -195,7 +195,8 @@ class KernelPerceptron(OnlineMixin, BaseModel):
     dual_coef_ : ndarray of shape (n_support,)
         alpha_i y_i for each support vector, where alpha_i is eta times the number of mistakes made
         on example i (twice that under the prediction rule, whose step is 2*eta), in the order of
-        ``support_``. 1-D, as perclib's ``coef_`` (SVC's is (1, n_support)). With ``average=True``: the averaged coefficients.
+        ``support_``. 1-D, as perclib's ``coef_`` (SVC's is (1, n_support)). With
+        ``average=True``: the averaged coefficients.
     support_ : ndarray of shape (n_support,)
         The indices, in X, of the examples with alpha_i > 0 (with ``partial_fit``: indices in all
         the examples seen, in order), ascending.

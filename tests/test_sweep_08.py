@@ -59,7 +59,7 @@ def test_the_sweep_gives_the_numbers_the_notebook_quotes():
         assert f"{acc:.3f}" == quoted[name][0], (name, acc, quoted[name])
         assert f"{n_sv:.1f}" == quoted[name][1], (name, n_sv, quoted[name])
     for r in runs:
-        for acc, n_sv, *times in r.values():
+        for _acc, _n_sv, *times in r.values():
             assert all(np.isfinite(t) and t > 0 for t in times)
         # the averaged form and the last iterate keep the same support vectors (the same updates)
         assert r["perceptron"][1] == r["averaged"][1]
