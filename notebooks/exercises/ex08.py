@@ -15,7 +15,26 @@ import numpy as np
 
 from perclib.exercises import Exercise, ExerciseSet, Mistake
 
-EXERCISES = ExerciseSet()
+
+def _read_tuple(answer):
+    """08-1's answer as a tuple when it is written as a string, "3, -2, 1", "(3,-2,1)", "3 -2 1"."""
+    if isinstance(answer, str):
+        parts = [p for p in re.split(r"[\s,;()\[\]]+", answer.strip()) if p]
+        if len(parts) > 1:
+            return tuple(parts)
+    return answer
+
+
+class _Exercises(ExerciseSet):
+    """The set of notebook 08; 08-1 also takes its three numbers as one string."""
+
+    def check(self, exercise_id, answer, **kwargs):
+        if exercise_id == "08-1":
+            answer = _read_tuple(answer)
+        return super().check(exercise_id, answer, **kwargs)
+
+
+EXERCISES = _Exercises()
 
 # 08-1: a run with eta = 1 and the margin rule updated on x_2 (y = +1) three times and on
 # x_5 (y = -1) twice, and on no other example.
@@ -243,22 +262,7 @@ EXERCISES.add(
 )
 
 
-def _read_tuple(answer):
-    """08-1's answer as a tuple when it is written as a string, "3, -2, 1", "(3,-2,1)", "3 -2 1"."""
-    if isinstance(answer, str):
-        parts = [p for p in re.split(r"[\s,;()\[\]]+", answer.strip()) if p]
-        if len(parts) > 1:
-            return tuple(parts)
-    return answer
-
-
-def check(exercise_id, answer, **kwargs):
-    """Check an answer (see perclib.exercises); 08-1 also takes its three numbers as a string."""
-    if exercise_id == "08-1":
-        answer = _read_tuple(answer)
-    return EXERCISES.check(exercise_id, answer, **kwargs)
-
-
+check = EXERCISES.check
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
 answered = EXERCISES.answered
