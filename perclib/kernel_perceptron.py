@@ -2,19 +2,12 @@
 with Freund & Schapire's (1999) kernel averaged and voted predictions.
 
 The perceptron's w is always a sum of the examples it erred on, w = sum_i alpha_i y_i phi(x_i),
-so its activation needs only the kernel K(x_i, x) = phi(x_i).phi(x)::
+so the model keeps one coefficient per example it erred on and needs the data only through a
+kernel K(x_i, x) = phi(x_i).phi(x); it never forms w.
 
-    alpha_y, b = 0, 0                      # alpha_y[i] is alpha_i * y_i
-    for each of max_iter epochs:
-        for each (x_i, y_i):
-            a = sum_j alpha_y[j] K(x_j, x_i) + b
-            if y_i * a <= 0:                # the margin rule (or the prediction rule)
-                alpha_y[i] += eta * y_i;  b += eta * y_i
-    return alpha_y, b
-
-:func:`train` is that loop, written once; the averaged and the voted perceptron are the loop plus a
-hook (:func:`averaged_hook`, :func:`voted_hook`), as in :mod:`perclib.training`, whose rules, ties
-and orders it shares.
+:func:`train` is the training loop, written once; the averaged and the voted perceptron are the
+loop plus a hook (:func:`averaged_hook`, :func:`voted_hook`), as in :mod:`perclib.training`, whose
+rules, ties and orders it shares.
 """
 
 from __future__ import annotations
@@ -155,13 +148,12 @@ def voted_hook(state):
 
 
 class KernelPerceptron(OnlineMixin, BaseModel):
-    """The kernel perceptron: the perceptron in dual form, h(x) = sign(sum_i alpha_i y_i K(x_i, x)
-    + b).
+    """The kernel perceptron: the perceptron in dual form, its weights kept as one coefficient per
+    example it erred on.
 
     Training is :class:`Perceptron`'s, with w = sum_i alpha_i y_i phi(x_i) kept as its
-    coefficients: the same rules, orders, ties (sign(0) = +1; the margin rule updates when
-    y*a <= 0) and stopping. With the linear kernel it makes the same mistakes as
-    :class:`Perceptron` wherever no activation lies within rounding of 0.
+    coefficients: the same rules, orders, ties and stopping. With the linear kernel it makes the
+    same mistakes as :class:`Perceptron` wherever no activation lies within rounding of 0.
 
     Parameters
     ----------
@@ -202,9 +194,9 @@ class KernelPerceptron(OnlineMixin, BaseModel):
     ----------
     dual_coef_ : ndarray of shape (n_support,)
         alpha_i y_i for each support vector, where alpha_i is eta times the number of mistakes made
-        on example i (twice that under the prediction rule, whose step is 2*eta): the activation is
-        ``K(x, support_vectors_) @ dual_coef_ + intercept_``. 1-D, as perclib's ``coef_`` (SVC's
-        is (1, n_support)). With ``average=True``: the averaged coefficients.
+        on example i (twice that under the prediction rule, whose step is 2*eta), in the order of
+        ``support_``. 1-D, as perclib's ``coef_`` (SVC's is (1, n_support)). With
+        ``average=True``: the averaged coefficients.
     support_ : ndarray of shape (n_support,)
         The indices, in X, of the examples with alpha_i > 0 (with ``partial_fit``: indices in all
         the examples seen, in order), ascending.
@@ -223,13 +215,14 @@ class KernelPerceptron(OnlineMixin, BaseModel):
 
     Notes
     -----
-    Memory and time: training keeps the n x n Gram matrix (8 n**2 bytes) when it fits in
-    ``cache_size`` (n <= 5000 for the default 200 MB); otherwise each visit computes the kernel
+    Memory and time: training keeps the n x n Gram matrix (8 n**2 bytes, built once at the start
+    of ``fit`` in O(n**2 * d) time) when it fits in ``cache_size`` (n <= 5000 for the default
+    200 MB); otherwise each visit computes the kernel
     of the example with the current support vectors only, O(n_support * d). A visit then costs
     O(n_support) with the cache and O(n_support * d) without. The model keeps the support vectors,
-    O(n_support * d) memory, and a prediction costs O(n_support * d) per point (O(n_updates * d)
-    with ``vote=True``). The cost grows with the mistakes: a linear kernel is better served by
-    :class:`Perceptron`, O(d) per point.
+    O(n_support * d) memory, and a prediction costs O(n_support * d) per point
+    (O(n_support * d + n_updates) with ``vote=True``: one term per update). The cost grows with
+    the mistakes: a linear kernel is better served by :class:`Perceptron`, O(d) per point.
 
     ``partial_fit(X, y, classes=None)`` runs one epoch over the new examples from the current
     coefficients (not with "precomputed": a new batch has no kernel with the earlier ones).
@@ -522,8 +515,8 @@ class KernelPerceptron(OnlineMixin, BaseModel):
         return self._kernel(X, self.support_vectors_)
 
     def decision_function(self, X):
-        """The activation sum_i alpha_i y_i K(x_i, x) + b of each row of X (the vote
-        sum_k c_k sign(a_k(x)) with ``vote=True``); positive means ``classes_[1]``."""
+        """The activation of each row of X (with ``vote=True``, the iterates' vote weighted by
+        their survival counts); positive means ``classes_[1]``."""
         self._check_fitted("decision_function")
         K = self._kernel_with_support(self._check_X(X))
         if not self.vote:
@@ -536,7 +529,8 @@ class KernelPerceptron(OnlineMixin, BaseModel):
         return predict_sign(a) @ self.counts_.astype(np.float64)
 
     def predict(self, X):
-        """``classes_[1]`` where the decision function is >= 0, else ``classes_[0]``."""
+        """The predicted class of each row of X, one of ``classes_``, with :class:`Perceptron`'s
+        ties."""
         self._check_fitted("predict")
         a = self.decision_function(X)
         return self.classes_[(predict_sign(a) > 0).astype(int)]

@@ -26,12 +26,22 @@ def test_08_1_forms_and_hints():
         np.array([3, -2, 1]),
         ("3", "-2", "1"),
         (3.0, Fraction(-2), Decimal(1)),
+        "3, -2, 1",
+        "(3,-2,1)",
+        "3 -2 1",
+        "3; −2; 1",
     ):
         assert check("08-1", form), form
     for m in EXERCISES["08-1"].mistakes:
         fb = check("08-1", m.value)
         assert not fb and m.hint in fb.message and "(3, -2, 1)" not in fb.message
     assert check("08-1", ...).neutral
+    assert not check("08-1", "3, -2, 0") and not check("08-1", "3, -2")
+
+
+def test_08_1_hints_do_not_state_the_update_rule():
+    for m in EXERCISES["08-1"].mistakes:
+        assert "η y" not in m.hint and "same step" not in m.hint
 
 
 def test_08_1_matches_a_real_kernel_perceptron():
@@ -94,18 +104,30 @@ def test_08_3_agrees_with_the_kernel_perceptron():
 
 
 def test_08_4_forms_and_hints():
-    for form in (68, 68.0, "68", [68], Fraction(68), Decimal("68")):
+    for form in (8.5, "8.5", "17/2", [8.5], Fraction(17, 2), Decimal("8.5")):
         assert check("08-4", form), form
     for m in EXERCISES["08-4"].mistakes:
         fb = check("08-4", m.value())
-        assert not fb and m.hint in fb.message and "68" not in fb.message
+        assert not fb and m.hint in fb.message and "8.5" not in fb.message
 
 
-def test_08_4_the_bound_is_r_squared_over_gamma_squared():
-    # independent: R^2 = 1 + max K(x, x) with K = (x.z)^2 and ||x|| = 2
-    x = np.array([[2.0, 0.0]])
-    R2 = 1 + float((x @ x.T)[0, 0] ** 2)
-    assert check("08-4", R2 / 0.5**2)
+def test_08_4_the_ratio_from_the_kernels_themselves():
+    # independent: R^2 = 1 + max K(x, x) for each kernel, at a point with ||x|| = 2
+    from sklearn.metrics.pairwise import polynomial_kernel
+
+    x = np.array([[2.0, 0.0], [0.3, -1.1]])
+    r2_poly = 1 + np.max(np.diag(polynomial_kernel(x, degree=2, gamma=1, coef0=0)))
+    r2_rbf = 1 + np.max(np.diag(rbf_kernel(x, gamma=3.7)))
+    assert check("08-4", (r2_poly / 0.25) / (r2_rbf / 0.25))
+
+
+def test_08_3_the_tie_cases_have_activation_zero():
+    cases = EXERCISES["08-3"].expected(np.random.default_rng(0))
+    ties = [args for args, _ in cases[-2:]]
+    assert any(np.any(args[0] != 0) for args in ties)  # a tie with alpha != 0
+    for alpha_y, b, X_train, X, gamma in ties:
+        a = rbf_kernel(X, X_train, gamma=gamma) @ alpha_y + b
+        assert np.any(a == 0)
 
 
 def test_reveal_is_importable():

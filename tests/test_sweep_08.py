@@ -1,25 +1,77 @@
-"""The sweep behind notebook 08's comparison with SVC, re-run on its first 3 seeds.
+"""The sweep behind notebook 08's comparison with SVC: its accuracies and support vectors are the
+numbers the notebook quotes (its stored output of the same 20 splits), and its times are sane.
 
-Times are not asserted (they depend on the machine): only that they were measured, and that the
-accuracies and support vectors are the ones the notebook computes on the same splits."""
+Times depend on the machine, so they are checked only as ranges: the kernel perceptron (a Python
+loop) fits slower than SVC (compiled libsvm), and predicts 10 000 points within a factor of 20 of
+it. The notebook quotes them as measured "on the machine that ran the sweep"."""
 
 import importlib.util
+import json
+import re
 from pathlib import Path
 
 import numpy as np
 
-_PATH = Path(__file__).resolve().parents[1] / "tools" / "sweep_08_svc.py"
+ROOT = Path(__file__).resolve().parents[1]
+_PATH = ROOT / "tools" / "sweep_08_svc.py"
 _spec = importlib.util.spec_from_file_location("sweep_08_svc", _PATH)
 sweep_08 = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(sweep_08)
 
+_NOTEBOOK = ROOT / "notebooks" / "08_kernels.ipynb"
+_NAMES = {"perceptron": "last iterate", "averaged": "averaged", "SVC": "SVC"}
 
-def test_the_sweep_measures_the_same_models_on_the_same_splits():
-    for seed in range(3):
-        out = sweep_08.run(seed, repeats=1)
-        assert set(out) == {"perceptron", "averaged", "SVC"}
-        for acc, n_sv, *times in out.values():
-            assert 0.5 < acc <= 1.0 and n_sv > 0
+
+def _notebook_text():
+    cells = json.loads(_NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    outputs = [
+        "".join(o.get("text", ""))
+        for c in cells
+        if c["cell_type"] == "code"
+        for o in c.get("outputs", [])
+    ]
+    markdown = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
+    return "\n".join(outputs), "\n".join(markdown)
+
+
+def _quoted():
+    """{notebook name: (mean accuracy, mean support vectors)} from the notebook's stored output."""
+    outputs, _ = _notebook_text()
+    found = {}
+    for name in _NAMES.values():
+        m = re.search(
+            rf"^{re.escape(name)}\s+test accuracy ([\d.]+) ± [\d.]+, support vectors ([\d.]+)$",
+            outputs,
+            re.M,
+        )
+        assert m, f"the notebook does not quote {name}'s accuracy and support vectors"
+        found[name] = (m.group(1), m.group(2))
+    return found
+
+
+def test_the_sweep_gives_the_numbers_the_notebook_quotes():
+    runs = [sweep_08.run(seed, repeats=1) for seed in range(20)]
+    quoted = _quoted()
+    for key, name in _NAMES.items():
+        acc = np.mean([r[key][0] for r in runs])
+        n_sv = np.mean([r[key][1] for r in runs])
+        # formatted as the notebook prints them
+        assert f"{acc:.3f}" == quoted[name][0], (name, acc, quoted[name])
+        assert f"{n_sv:.1f}" == quoted[name][1], (name, n_sv, quoted[name])
+    for r in runs:
+        for _acc, _n_sv, *times in r.values():
             assert all(np.isfinite(t) and t > 0 for t in times)
-        # the averaged and the last iterate keep the same support vectors (the same updates)
-        assert out["perceptron"][1] == out["averaged"][1]
+        # the averaged form and the last iterate keep the same support vectors (the same updates)
+        assert r["perceptron"][1] == r["averaged"][1]
+    # sane ranges only, on the medians over the splits (one split's time is noise on a busy
+    # machine): a Python loop fits slower than libsvm; predictions are comparable
+    for key in ("perceptron", "averaged"):
+        fit = np.median([r[key][2] / r["SVC"][2] for r in runs])
+        predict = np.median([r[key][4] / r["SVC"][4] for r in runs])
+        assert fit > 1 and 0.05 < predict < 20, (key, fit, predict)
+
+
+def test_the_notebook_quotes_times_as_this_machines_medians_and_ranges():
+    _, markdown = _notebook_text()
+    assert "on the machine that ran the sweep" in markdown
+    assert re.search(r"median [\d.]+ times `SVC`'s\s+time \(range [\d.]+ to [\d.]+", markdown)

@@ -9,11 +9,32 @@ perclib.exercises. The notebook loads them with
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from perclib.exercises import Exercise, ExerciseSet, Mistake
 
-EXERCISES = ExerciseSet()
+
+def _read_tuple(answer):
+    """08-1's answer as a tuple when it is written as a string, "3, -2, 1", "(3,-2,1)", "3 -2 1"."""
+    if isinstance(answer, str):
+        parts = [p for p in re.split(r"[\s,;()\[\]]+", answer.strip()) if p]
+        if len(parts) > 1:
+            return tuple(parts)
+    return answer
+
+
+class _Exercises(ExerciseSet):
+    """The set of notebook 08; 08-1 also takes its three numbers as one string."""
+
+    def check(self, exercise_id, answer, **kwargs):
+        if exercise_id == "08-1":
+            answer = _read_tuple(answer)
+        return super().check(exercise_id, answer, **kwargs)
+
+
+EXERCISES = _Exercises()
 
 # 08-1: a run with eta = 1 and the margin rule updated on x_2 (y = +1) three times and on
 # x_5 (y = -1) twice, and on no other example.
@@ -38,7 +59,7 @@ EXERCISES.add(
                 "A mistake on an example moves w towards y·x, so each coefficient carries its "
                 "example's label.",
             ),
-            Mistake((3, -2, 0), "The bias moves on every update too, by the same step as α y."),
+            Mistake((3, -2, 0), "Your b is wrong: which parameters does an update change?"),
             Mistake((1, -1, 0), "α counts the mistakes made on an example, each one of them."),
             Mistake(
                 (1, -1, 1),
@@ -104,8 +125,17 @@ def _rbf_cases(rng):
         alpha_y = rng.integers(-3, 4, size=n).astype(float)
         b, gamma = float(rng.integers(-2, 3)), float(rng.choice([0.5, 1.0, 2.0]))
         cases.append(((alpha_y, b, X_train, X, gamma), _rbf_predict(alpha_y, b, X_train, X, gamma)))
-    # a point where the activation is exactly 0: sign(0) = +1
+    # points where the activation is exactly 0: sign(0) = +1. Nothing learned yet, and two
+    # bumps of opposite sign at equal distance from the new points (alpha != 0, b = 0).
     cases.append(((np.zeros(2), 0.0, np.eye(2), np.ones((1, 2)), 1.0), np.array([1])))
+    tie = (
+        np.array([2.0, -2.0]),
+        0.0,
+        np.array([[1.0, 0.0], [-1.0, 0.0]]),
+        np.array([[0.0, 0.0], [0.0, 1.5], [1.0, 0.0]]),
+        1.0,
+    )
+    cases.append((tie, _rbf_predict(*tie)))
     return cases
 
 
@@ -115,7 +145,7 @@ EXERCISES.add(
         "implement",
         "your rbf_predict",
         _rbf_cases,
-        trials=26,
+        trials=27,
         mistakes=(
             Mistake(
                 lambda alpha_y, b, X_train, X, gamma: np.where(
@@ -144,9 +174,22 @@ EXERCISES.add(
                 "Your labels differ only where the activation is exactly 0: what does the course "
                 "predict there?",
             ),
+            Mistake(
+                lambda alpha_y, b, X_train, X, gamma: np.sign(
+                    _activation(alpha_y, b, X_train, X, gamma)
+                ),
+                "Your output holds 0 where the activation is exactly 0: np.sign(0) is 0, but the "
+                "course's sign(0) is +1.",
+            ),
+            Mistake(
+                lambda alpha_y, b, X_train, X, gamma: _activation(alpha_y, b, X_train, X, gamma),
+                "Your output holds values other than +1 and -1: the function should return labels, "
+                "not activations.",
+            ),
         ),
-        hint="Build the kernel matrix between the new points and the training points first (one "
-        "row per new point), check its shape, then the activation, then the labels.",
+        hint="Your labels differ from the expected ones on some cases. Try your function on a case "
+        "you can work by hand (one or two training points, a new point on one of them and one far "
+        "away) and compare each step with the definition of a(x).",
         solution="```python\ndef rbf_predict(alpha_y, b, X_train, X, gamma):\n"
         "    d2 = ((X[:, None, :] - X_train[None, :, :]) ** 2).sum(axis=2)  # (m, n)\n"
         "    a = np.exp(-gamma * d2) @ alpha_y + b\n"
@@ -163,46 +206,58 @@ def _activation(alpha_y, b, X_train, X, gamma):
     return np.exp(-gamma * d2) @ alpha_y + b
 
 
-# 08-4: the quadratic kernel K(x, z) = (x.z)^2 with the bias, data with max ||x|| = 2, and
-# margin 0.5 in feature space (bias inside the norm, as max_margin computes it).
+# 08-4: data with max ||x|| = 2; the kernels (x.z)^2 and RBF, both with the bias and with the
+# same margin 0.5 in their feature space (bias inside the norm, as max_margin computes it). The
+# answer is the ratio of their Novikoff bounds.
 _MAX_NORM, _MARGIN = 2.0, 0.5
 
 
-def _bound():
-    return (1 + _MAX_NORM**4) / _MARGIN**2
+def _ratio(r2_poly, r2_rbf):
+    return (r2_poly / _MARGIN**2) / (r2_rbf / _MARGIN**2)
 
 
 EXERCISES.add(
     Exercise(
         "08-4",
         "quick",
-        "the largest number of mistakes the bound allows",
-        _bound,
+        "the ratio of the two bounds, (x·z)² over RBF",
+        lambda: _ratio(1 + _MAX_NORM**4, 2.0),
         mistakes=(
             Mistake(
-                lambda: _MAX_NORM**4 / _MARGIN**2,
-                "The perceptron learns a bias too: it is one more feature, the constant 1, in "
-                "R's norm.",
+                lambda: _ratio(_MAX_NORM**4, 1.0),
+                "Both perceptrons learn a bias: it is one more feature, the constant 1, in each R.",
             ),
             Mistake(
-                lambda: (1 + _MAX_NORM**2) / _MARGIN**2,
+                lambda: _ratio(_MAX_NORM**4, 2.0),
+                "The bias is a feature of both perceptrons, not only of the RBF one.",
+            ),
+            Mistake(
+                lambda: _ratio(1 + _MAX_NORM**4, 1.0),
+                "The bias is a feature of both perceptrons, not only of the (x·z)² one.",
+            ),
+            Mistake(
+                lambda: _ratio(1 + _MAX_NORM**2, 2.0),
                 "R is measured in feature space: the length of φ(x) comes from K(x, x), not "
                 "from ‖x‖.",
             ),
             Mistake(
-                lambda: (1 + _MAX_NORM**4) / _MARGIN,
-                "Novikoff's bound is a ratio squared.",
+                lambda: 1 / _ratio(1 + _MAX_NORM**4, 2.0),
+                "Check the order: the (x·z)² bound over the RBF bound.",
             ),
             Mistake(
-                lambda: np.sqrt(1 + _MAX_NORM**4) / _MARGIN,
-                "Novikoff's bound is a ratio squared.",
+                lambda: _ratio(1 + _MAX_NORM**4, 1 + _MAX_NORM**2),
+                "What is ‖x − x‖², and so K(x, x), for the RBF kernel?",
             ),
         ),
-        hint="Write R² in feature space with the bias's constant feature, from K(x, x), then the "
-        "bound (R/γ)².",
-        solution="In feature space ‖φ(x)‖² = K(x, x) = (x·x)² = ‖x‖⁴, at most 2⁴ = 16. The bias is "
-        "the constant feature 1, so R² = 1 + 16 = 17 and the bound is R²/γ² = 17/0.25 = 68 "
-        "mistakes, whatever the order of the examples.",
+        hint="Each bound is R²/γ*², with R measured in that kernel's feature space: what is "
+        "K(x, x) for each kernel, at the longest x?",
+        solution="‖φ(x)‖² = K(x, x). For (x·z)²: K(x, x) = ‖x‖⁴ ≤ 2⁴ = 16, so with the bias's "
+        "constant feature R² = 1 + 16 = 17 and the bound is 17/0.25 = 68 mistakes. For the RBF "
+        "kernel: K(x, x) = exp(−γ‖x − x‖²) = 1 for every x, whatever the data and γ, so R² = 2 and "
+        "the bound is 2/0.25 = 8. The ratio is 68/8 = 8.5: with equal margins the RBF bound is "
+        "8.5 times smaller, because every φ(x) has length 1. (Equal margins are an assumption: "
+        "the margins of two kernels on the same data usually differ, and the bound compares only "
+        "through R²/γ*².)",
     )
 )
 
