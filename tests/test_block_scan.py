@@ -38,7 +38,6 @@ from perclib.training import _seq_dot
 
 # These tests train on thousands of rows through perclib's per-sample loops: they run without
 # coverage's tracer (conftest.py), as every line they run, a traced test runs too.
-pytestmark = pytest.mark.untraced
 
 ORDERS = ["cyclic", "shuffle", "random-mistake"]
 RULES = ["margin", "prediction"]

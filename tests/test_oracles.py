@@ -27,7 +27,6 @@ from perclib import (
 
 # Hundreds of seeds through perclib's per-sample loops: these tests run without coverage's tracer
 # (conftest.py), as every line they run, a traced test runs too.
-pytestmark = pytest.mark.untraced
 
 N_SEEDS = 150
 
