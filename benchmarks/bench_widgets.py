@@ -1,6 +1,6 @@
 """Redraw time of the course's two core widgets: the Stepper and the BoundaryExplorer.
 
-The course's budget is 100 ms per redraw. A redraw here is everything that happens in the kernel when
+The budget is 100 ms per redraw. A redraw here is everything that happens in the kernel when
 a control moves: the observer recomputes the widget's ``state``, moves the changing artists, draws
 them over the cached background (Agg) and encodes the PNG that the browser shows. It is timed from
 setting the control's value to the return of that assignment, headlessly (no browser round trip).
