@@ -123,6 +123,9 @@ def sandbox_command(workdir):
             f"bubblewrap (bwrap) is needed to grade: {INSTALL_HINT} (a Linux grading host)"
         )
     cmd = [tool, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
+    # The fresh folders first: a later mount hides what an earlier one put below it, and the
+    # Python environment or the course may live under /tmp (a clone there, say).
+    cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/home/student"]
     for top in ("/usr",):
         cmd += ["--ro-bind", top, top]
     for link in ("bin", "lib", "lib32", "lib64", "sbin"):
@@ -141,10 +144,6 @@ def sandbox_command(workdir):
         "--ro-bind", str(_perclib_dir()), str(_perclib_dir()),  # the folder above it: not bound
         "--ro-bind", str(WORKER), "/opt/worker/worker.py",
         "--ro-bind", str(bytecode_cache()), "/opt/pycache",
-        "--proc", "/proc",
-        "--dev", "/dev",
-        "--tmpfs", "/tmp",
-        "--tmpfs", "/home/student",
         "--bind", str(workdir), "/home/student/lab",
         "--chdir", "/home/student/lab",
     ]  # fmt: skip
