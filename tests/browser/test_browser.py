@@ -78,6 +78,8 @@ def _jupyterlab_server(tmp_path_factory):
     notebook = work / "notebooks" / NOTEBOOK.name
     notebook.parent.mkdir(parents=True)
     shutil.copy2(NOTEBOOK, notebook)
+    # Its exercises sit beside it, as in the repository (the notebook imports them from there).
+    shutil.copytree(ROOT / "notebooks" / "exercises", notebook.parent / "exercises")
     # The keyboard test runs a copy of its own, in a kernel of its own: run again in the kernel of
     # an earlier test, the notebook's new widgets were at times drawn as plain text (models not
     # found by the new page; seen 2 times in 8 runs).
