@@ -1,6 +1,7 @@
 """Tests for perclib.sgd: losses, subgradients, and SGD = the perceptron on the perceptron loss."""
 
 import ast
+import inspect
 import re
 import warnings
 
@@ -305,11 +306,12 @@ def test_subgradient_of_float32_input_is_float64(loss, at_zero):
 
 
 def test_defaults_are_the_documented_ones():
-    # every "default=" of the Parameters section is what get_params gives
-    doc = LinearSGD.__doc__.split("Parameters")[1].split("Attributes")[0]
+    # every "default=" of the Parameters section is what get_params gives; cleandoc because
+    # Python 3.13 strips a docstring's common indentation when it compiles it, older ones do not
+    doc = inspect.cleandoc(LinearSGD.__doc__).split("Parameters")[1].split("Attributes")[0]
     documented = {
         name: ast.literal_eval(value)
-        for name, value in re.findall(r"^    (\w+) : .*default=(.+)$", doc, flags=re.M)
+        for name, value in re.findall(r"^(\w+) : .*default=(.+)$", doc, flags=re.M)
     }
     assert documented == LinearSGD().get_params()
 
