@@ -30,6 +30,14 @@ missing() {
 echo "make $target needs, besides Python: $needs."
 packages=$(missing)
 [ -z "$packages" ] && exit 0
+# Ubuntu has no chromium .deb (its chromium-browser installs a snap): the snap, named by CHROMIUM.
+if [[ " $packages " == *" chromium "* ]] && grep -qs '^ID=ubuntu' /etc/os-release; then
+    echo "chromium is missing, and Ubuntu ships it as a snap only. As root:" >&2
+    echo "    snap install chromium" >&2
+    echo "then CHROMIUM=/snap/bin/chromium make $target (and the apt-get line below, if any)." >&2
+    packages=$(echo "$packages" | sed 's/chromium//; s/  */ /g; s/^ //; s/ $//')
+    [ -z "$packages" ] && exit 1
+fi
 line="apt-get update && apt-get install -y --no-install-recommends $packages"
 if [ "$(id -u)" -ne 0 ]; then
     echo "Missing: $packages. Run this as root (su -, or sudo if you have it), then make $target again:" >&2
