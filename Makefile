@@ -39,8 +39,10 @@ $(MADE):
 	"Python $(PY_VERSION): the course needs 3.10 or newer (make ... PYTHON=python3.12 picks one)"; \
 	exit 1; }
 	rm -rf $(VENV)
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip --version
+	$(PYTHON) -m venv $(VENV) || { echo "No venv made: on Debian or Ubuntu, as root:" \
+	"apt-get install -y python3-venv (python$(PY_VERSION)-venv), then make again"; exit 1; }
+	$(BIN)/python -m pip --version || { echo "The venv has no pip: on Debian or Ubuntu, as" \
+	"root: apt-get install -y python$(PY_VERSION)-venv, then make again"; exit 1; }
 	touch $@
 
 # One stamp per set of extras (pyproject.toml), written once pip has installed them all;
