@@ -56,10 +56,18 @@ mount -t sysfs sysfs "$target/sys"
 mount --rbind /dev "$target/dev"
 mount --make-rslave "$target/dev"
 cp /etc/resolv.conf "$target/etc/resolv.conf"
+# A host that reaches PyPI through a TLS-inspecting proxy names that proxy's certificates in
+# PIP_CERT; they are passed on, so the new system has the host's network, nothing more.
+pip_cert=()
+if [ -n "${PIP_CERT:-}" ]; then
+    cp "$PIP_CERT" "$target/etc/pip-cert.pem"
+    chmod 644 "$target/etc/pip-cert.pem"
+    pip_cert=(PIP_CERT=/etc/pip-cert.pem)
+fi
 in_root() { chroot "$target" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "$@"; }
 as_student() {
     chroot "$target" /usr/sbin/runuser -u student -- /usr/bin/env -i \
-        PATH=/usr/local/bin:/usr/bin:/bin HOME=/home/student "$@"
+        PATH=/usr/local/bin:/usr/bin:/bin HOME=/home/student "${pip_cert[@]}" "$@"
 }
 
 step "what the README lists: python3, python3-venv, make (and git to clone)"
@@ -77,7 +85,7 @@ in_root chown -R student:student /home/student/course
 step "make lab, until JupyterLab answers on 127.0.0.1:$port"
 start=$SECONDS
 setsid chroot "$target" /usr/sbin/runuser -u student -- /usr/bin/env -i \
-    PATH=/usr/local/bin:/usr/bin:/bin HOME=/home/student \
+    PATH=/usr/local/bin:/usr/bin:/bin HOME=/home/student "${pip_cert[@]}" \
     make -C /home/student/course lab \
     LAB_ARGS="--no-browser --ServerApp.ip=127.0.0.1 --ServerApp.port=$port" \
     >"$target.lab.log" 2>&1 &
