@@ -130,7 +130,11 @@ def _nbval(tmp_path, setups, *, isolate=True):
         if not k.startswith(("JUPYTER_", "MPL", "IPYTHON", "PYTEST_", "COV_CORE"))
     }
     env.update(_hostile_home(tmp_path / "home"))
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    # the set-up cell imports its exercises (notebooks/exercises/), found beside the notebooks
+    # when they run from notebooks/; these copies run elsewhere
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(ROOT), str(ROOT / "notebooks"), env.get("PYTHONPATH", "")]
+    )
     cmd = [
         sys.executable,
         "-m",
