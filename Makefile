@@ -1,6 +1,8 @@
 # The single entry point: the README's commands and CI's. `make help` lists the targets.
+# The Python the venv is made with: make test PYTHON=/path/to/python3.12 (CI: .ci/run).
 PYTHON ?= python3
-VENV   := .venv
+# One venv per Python if several are tested side by side: make test PYTHON=... VENV=.venv-3.12
+VENV   ?= .venv
 BIN    := $(VENV)/bin
 # pytest-xdist workers: `auto` is one per core; `make test JOBS=0` runs in one process.
 JOBS   ?= auto
@@ -18,24 +20,35 @@ LINT_PATHS := perclib tests tools labs notebooks benchmarks conftest.py
 
 .DEFAULT_GOAL := help
 .PHONY: help lab test quick test-notebooks test-labs lint notebooks labs grade student-pack \
-	handouts test-browser release bench bench-widgets mutation clean
+	handouts test-browser release bench bench-widgets mutation fresh-machine-check clean \
+	system-handouts system-test-browser
 
 help:  ## list the targets
 	@awk 'BEGIN {FS = ":.*##"} /^[a-z][a-z-]*:.*## / {printf "  make %-15s %s\n", $$1, $$2}' \
 	$(MAKEFILE_LIST)
 
 # The venv counts as made once pip runs in it: the stamp is written last, and a venv without it
-# (a first run that failed half-way) is removed and made again.
-$(VENV)/.made:
+# (a first run that failed half-way, e.g. before python3-venv was installed) is removed and made
+# again. The stamp names the Python's version, so another PYTHON makes the venv again too.
+PY_VERSION := $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+MADE := $(VENV)/.made-python$(PY_VERSION)
+$(MADE):
+	@[ -n "$(PY_VERSION)" ] || { echo "$(PYTHON) not found: the course needs Python 3.10 or newer" \
+	"(on Debian or Ubuntu, as root: apt-get install -y python3 python3-venv make)"; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { echo "$(PYTHON) is" \
+	"Python $(PY_VERSION): the course needs 3.10 or newer (make ... PYTHON=python3.12 picks one)"; \
+	exit 1; }
 	rm -rf $(VENV)
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip --version
+	$(PYTHON) -m venv $(VENV) || { echo "No venv made: on Debian or Ubuntu, as root:" \
+	"apt-get install -y python3-venv (python$(PY_VERSION)-venv), then make again"; exit 1; }
+	$(BIN)/python -m pip --version || { echo "The venv has no pip: on Debian or Ubuntu, as" \
+	"root: apt-get install -y python$(PY_VERSION)-venv, then make again"; exit 1; }
 	touch $@
 
 # One stamp per set of extras (pyproject.toml), written once pip has installed them all;
 # installed again when pyproject.toml changes.
 comma := ,
-$(VENV)/.installed-%: pyproject.toml | $(VENV)/.made
+$(VENV)/.installed-%: pyproject.toml | $(MADE)
 	$(PIP) -e ".[$(subst +,$(comma),$*)]"
 	touch $@
 
@@ -75,21 +88,24 @@ student-pack: $(TESTING)  ## what is handed out to students, into _build/student
 grade: $(TESTING)  ## autograde every submission in labs/submitted and print the grades
 	$(BIN)/python labs/build.py grade
 
+# What a target needs from the system (Node.js, npm, chromium, poppler-utils), checked before
+# anything else: installed as root, or the one apt-get line to run printed (tools/system_packages.sh).
+system-handouts system-test-browser:
+	@tools/system_packages.sh $(@:system-%=%)
+
 # Built from the stored outputs; MathJax, reveal.js and the widget renderer come from npm.
 NPM_STAMP := node_modules/.package-lock.json
-$(NPM_STAMP): package.json package-lock.json
+$(NPM_STAMP): package.json package-lock.json | system-handouts
 	npm ci --no-audit --no-fund --ignore-scripts
 
 HANDOUT_SOURCES := $(wildcard notebooks/[0-9]*.ipynb docs/*.md) $(shell find book -type f) \
 	tools/build_handouts.py
-_build/handouts/index.html: $(HANDOUTS_SET) $(NPM_STAMP) $(HANDOUT_SOURCES)
-	tools/ensure_chromium.sh
+_build/handouts/index.html: $(NPM_STAMP) $(HANDOUTS_SET) $(HANDOUT_SOURCES) | system-handouts
 	$(BIN)/python tools/build_handouts.py --out _build/handouts
 
-handouts: _build/handouts/index.html  ## HTML site, PDFs and slides, into _build/handouts
+handouts: system-handouts _build/handouts/index.html  ## HTML, PDFs, slides (Node.js, chromium)
 
-test-browser: _build/handouts/index.html  ## JupyterLab and the handouts in headless Chromium
-	tools/ensure_chromium.sh
+test-browser: system-test-browser _build/handouts/index.html  ## JupyterLab, handouts in Chromium
 	$(BIN)/python -m pytest -m browser tests/browser -v
 
 # Each test file on one worker: the release tests share one build of the checkout.
@@ -121,6 +137,13 @@ mutation: $(MVENV)/.made  ## mutation score of perclib (slow); the table for tes
 	env -u PYTHONPATH $(MVENV)/bin/mutmut run --max-children 2 $(MUTANTS)
 	env -u PYTHONPATH $(MVENV)/bin/python tools/mutation_table.py
 
+# The README's Quick start on a freshly built Debian system (debootstrap, chroot; needs root):
+# make fresh-machine-check SUITE=trixie. Not part of make test or CI: it takes long.
+SUITE ?= trixie
+fresh-machine-check:  ## the Quick start on a fresh Debian (root, debootstrap; slow)
+	tools/fresh_machine_check.sh $(SUITE)
+
+# --one-file-system: never into a fresh-machine check's /proc, /sys or /dev left mounted.
 clean:  ## remove the venvs, node_modules and what was built (labs/submitted stays)
-	rm -rf $(VENV) $(MVENV) node_modules build dist _build labs/release mutants \
-	.coverage .pytest_cache .hypothesis
+	rm -rf --one-file-system $(VENV) .venv-3.* $(MVENV) node_modules build dist _build \
+	labs/release mutants .coverage .pytest_cache .hypothesis

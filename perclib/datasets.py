@@ -147,7 +147,7 @@ def _sklearn_datasets():
     except ImportError:  # pragma: no cover - scikit-learn is one of perclib's dependencies
         raise ImportError(
             "The real datasets ship with scikit-learn, one of perclib's dependencies: "
-            "pip install -e . (in the course's folder) installs it."
+            "python3 -m pip install -e . (in the course's folder, in the venv you use) installs it."
         ) from None
     return datasets
 

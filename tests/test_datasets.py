@@ -314,7 +314,7 @@ def test_without_scikit_learn_the_real_datasets_say_what_to_install(monkeypatch)
             load()
         assert str(info.value) == (
             "The real datasets ship with scikit-learn, one of perclib's dependencies: "
-            "pip install -e . (in the course's folder) installs it."
+            "python3 -m pip install -e . (in the course's folder, in the venv you use) installs it."
         )
     # the command installs scikit-learn: it is a dependency, not an extra's
     pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()

@@ -293,7 +293,9 @@ def serve(folder: pathlib.Path):
 
 def launch_chromium(playwright):
     if not pathlib.Path(CHROMIUM).exists():
-        raise SystemExit(f"{CHROMIUM} not found: run tools/ensure_chromium.sh (make handouts does)")
+        raise SystemExit(
+            f"{CHROMIUM} not found: run `make handouts`, which installs it or says how"
+        )
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
 
