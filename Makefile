@@ -21,7 +21,7 @@ LINT_PATHS := perclib tests tools labs notebooks benchmarks conftest.py
 .DEFAULT_GOAL := help
 .PHONY: help lab test quick test-notebooks test-labs lint notebooks labs grade student-pack \
 	handouts test-browser release bench bench-widgets mutation fresh-machine-check clean \
-	system-handouts system-test-browser
+	system-handouts system-test-browser system-sandbox
 
 help:  ## list the targets
 	@awk 'BEGIN {FS = ":.*##"} /^[a-z][a-z-]*:.*## / {printf "  make %-15s %s\n", $$1, $$2}' \
@@ -60,7 +60,7 @@ RELEASE_SET  := $(VENV)/.installed-student+test+release
 lab: $(STUDENT)  ## set up on first run (the student set only), then open the course in JupyterLab
 	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_FLAG) $(LAB_ARGS)
 
-test: lint quick  ## lint, then the unit, notebook and lab tiers (not browser, not release)
+test: system-sandbox lint quick  ## lint, then the unit, notebook and lab tiers (not browser, not release)
 	$(PYTEST) $(KERNELS) -m "notebooks or labs"
 
 quick: $(TESTING)  ## unit tests and doctests, with coverage (>= 95% of perclib)
@@ -69,7 +69,7 @@ quick: $(TESTING)  ## unit tests and doctests, with coverage (>= 95% of perclib)
 test-notebooks: $(TESTING)  ## nbval (strict) over notebooks/
 	$(PYTEST) $(KERNELS) -m notebooks notebooks tests/test_notebook_env.py
 
-test-labs: $(TESTING)  ## lab grading: nbgrader over the proof sets, nbval over labs/source
+test-labs: $(TESTING) system-sandbox  ## lab grading: nbgrader over the proof sets, nbval over labs/source
 	$(PYTEST) $(KERNELS) -m labs tests/test_labs.py labs/source
 
 lint: $(TESTING)  ## ruff: lint and format check
@@ -85,13 +85,17 @@ labs: $(TESTING)  ## the labs' student versions, into labs/release (nbgrader)
 student-pack: $(TESTING)  ## what is handed out to students, into _build/student-pack
 	$(BIN)/python labs/build.py pack
 
-grade: $(TESTING)  ## autograde every submission in labs/submitted and print the grades
+grade: $(TESTING) system-sandbox  ## autograde every submission in labs/submitted and print the grades
 	$(BIN)/python labs/build.py grade
 
 # What a target needs from the system (Node.js, npm, chromium, poppler-utils), checked before
 # anything else: installed as root, or the one apt-get line to run printed (tools/system_packages.sh).
 system-handouts system-test-browser:
 	@tools/system_packages.sh $(@:system-%=%)
+
+# The lab grader's sandbox: bubblewrap, fetched into the venv when it cannot be installed.
+system-sandbox: | $(MADE)
+	@tools/system_packages.sh sandbox $(VENV)
 
 # Built from the stored outputs; MathJax, reveal.js and the widget renderer come from npm.
 NPM_STAMP := node_modules/.package-lock.json

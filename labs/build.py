@@ -140,16 +140,17 @@ def _grader(course):
     return labgrader
 
 
-def check_sandbox():
+def check_sandbox(course):
     """Stop with the command that installs bubblewrap when it is missing (installed when root)."""
-    if os.environ.get("LABS_SANDBOX") == "none" or shutil.which("bwrap"):
+    sandbox = _grader(course).sandbox
+    if os.environ.get("LABS_SANDBOX") == "none" or sandbox.bwrap():
         return
     if sys.platform.startswith("linux") and os.geteuid() == 0 and shutil.which("apt-get"):
         subprocess.run(["apt-get", "install", "-y", "bubblewrap"], check=True)
         return
     sys.exit(
         "grading runs each submission in a bubblewrap sandbox (a Linux grading host): "
-        "sudo apt-get install bubblewrap"
+        + sandbox.INSTALL_HINT
     )
 
 
@@ -202,7 +203,7 @@ def autograde(course=HERE, db=None, env=None, feedback=False, release=True, jobs
             else:
                 todo.append((str(course), lab, student, str(path), str(saved)))
         if todo:
-            check_sandbox()
+            check_sandbox(course)
             jobs = jobs or os.cpu_count() or 1
             if jobs == 1:
                 done = map(grader.submission.grade_job, todo)
@@ -427,7 +428,7 @@ def main(argv=None):
     if args.command == "grade-one":
         if not (args.lab and args.student):
             sys.exit("grade-one needs --lab LAB --student ID")
-        check_sandbox()
+        check_sandbox(course)
         verdict = grade_one(course, args.lab[0], args.student, args.notebook, args.out)
         print(json.dumps({k: verdict[k] for k in ("lab", "student", "status", "tests")}, indent=1))
         return

@@ -65,8 +65,20 @@ if [ -n "${PIP_CERT:-}" ]; then
     pip_cert=(PIP_CERT=/etc/pip-cert.pem)
 fi
 in_root() { chroot "$target" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "$@"; }
+# The student's commands run with the new system as the root of a mount namespace of their own
+# (pivot_root), not under chroot: the kernel refuses user namespaces to a chrooted process, and
+# the lab grader's sandbox (bubblewrap) needs them, as it has them on a real machine.
 as_student() {
-    chroot "$target" /usr/sbin/runuser -u student -- /usr/bin/env -i \
+    mkdir -p "$target/.oldroot"
+    unshare --mount --propagation private --fork -- /bin/bash -c '
+        set -e
+        mount --rbind "$1" "$1"
+        cd "$1"
+        pivot_root . .oldroot
+        cd /
+        umount -l /.oldroot
+        shift
+        exec /usr/sbin/runuser -u student -- "$@"' as_student "$target" /usr/bin/env -i \
         PATH=/usr/local/bin:/usr/bin:/bin HOME=/home/student "${pip_cert[@]}" "$@"
 }
 
@@ -84,12 +96,12 @@ in_root chown -R student:student /home/student/course
 
 step "make lab, until JupyterLab answers on 127.0.0.1:$port"
 start=$SECONDS
-setsid chroot "$target" /usr/sbin/runuser -u student -- /usr/bin/env -i \
-    PATH=/usr/local/bin:/usr/bin:/bin HOME=/home/student "${pip_cert[@]}" \
-    make -C /home/student/course lab \
+set -m  # job control: the background job is a process group of its own, stopped as one
+as_student make -C /home/student/course lab \
     LAB_ARGS="--no-browser --ServerApp.ip=127.0.0.1 --ServerApp.port=$port" \
     >"$target.lab.log" 2>&1 &
 lab_pid=$!
+set +m
 answered=""
 for _ in $(seq 1 600); do
     if as_student python3 -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$port/api', timeout=2)" 2>/dev/null; then
