@@ -58,14 +58,35 @@ def test_08_1_matches_a_real_kernel_perceptron():
 
 def test_08_2_needs_the_conclusion_and_its_reason():
     for conclusion in ("no", "No.", "NO", "No, it is not", False):
-        for key in ("c", "C", "(c)"):
+        for key in ("b", "B", "(b)"):
             assert check("08-2", conclusion, because=key), (conclusion, key)
     pairs = [(c, k) for c in ("yes", "no") for k in "abcd"]
     assert sum(bool(check("08-2", c, because=k)) for c, k in pairs) == 1
     for c, k in pairs:
         fb = check("08-2", c, because=k)
         if not fb:
-            assert '"c"' not in fb.message.split("Stuck?")[0] or "because=one of" in fb.message
+            assert '"b"' not in fb.message.split("Stuck?")[0] or "because=one of" in fb.message
+
+
+def test_08_2_the_right_reason_does_not_spell_out_the_argument():
+    right = EXERCISES["08-2"].reasons["b"]
+    assert "‖φ" not in right and "−1" not in right and "x = 0" not in right
+    yes_hint = EXERCISES["08-2"].mistakes[0].hint
+    assert "K(x, x)" not in yes_hint and "never negative" not in yes_hint
+
+
+def test_08_2_the_wrong_reasons_are_false_of_a_real_kernel():
+    # (a) and (c) hold for the linear kernel, (d) for (x.z + 1)^2: each wrong reason is true of
+    # some kernel, so it cannot decide that x.z - 1 is not one
+    x = np.array([[1.0, 2.0]])
+    X = np.vstack([x, -x])
+    linear = X @ X.T
+    assert linear.min() < 0 and np.linalg.eigvalsh(linear).min() >= -1e-12  # (a), (c)
+    quadratic = (X @ X.T + 1) ** 2
+    assert np.linalg.eigvalsh(quadratic).min() >= -1e-12  # (d): a constant term, still PSD
+    minus_one = X @ X.T - 1  # the reason that decides: a negative diagonal entry somewhere
+    zero = np.zeros((1, 2))
+    assert (zero @ zero.T - 1)[0, 0] < 0 and np.allclose(minus_one, minus_one.T)
 
 
 def test_08_2_the_claim_is_true():
@@ -79,16 +100,72 @@ def test_08_3_solution_passes_and_mistakes_get_their_hint():
     ns = {"np": np}
     exec(code, ns)
     assert check_function("08-3", ns["rbf_predict"])
-
-    def oracle(alpha_y, b, X_train, X, gamma):  # independent: scikit-learn's kernel
-        a = rbf_kernel(X, X_train, gamma=gamma) @ alpha_y + b
-        return np.where(a >= 0, 1, -1)
-
-    assert check_function("08-3", oracle)
     for m in EXERCISES["08-3"].mistakes:
         fb = check_function("08-3", m.value)
         assert not fb and m.hint in fb.message
     assert check_function("08-3", lambda *args: None).neutral
+
+
+def test_08_3_the_cases_agree_with_scikit_learn():
+    # independent oracle: scikit-learn's kernel on every case of the check
+    ex = EXERCISES["08-3"]
+    for (alpha_y, b, X_train, X, gamma), expected in ex.expected(np.random.default_rng(ex.seed)):
+        a = rbf_kernel(X, X_train, gamma=gamma) @ alpha_y + b
+        assert np.array_equal(np.where(a >= 0, 1, -1), expected)
+
+
+def _wraps_sklearn(alpha_y, b, X_train, X, gamma):
+    a = rbf_kernel(X, X_train, gamma=gamma) @ alpha_y + b
+    return np.where(a >= 0, 1, -1)
+
+
+def _imports_sklearn(alpha_y, b, X_train, X, gamma):
+    from sklearn.metrics import pairwise
+
+    a = pairwise.rbf_kernel(X, X_train, gamma=gamma) @ alpha_y + b
+    return np.where(a >= 0, 1, -1)
+
+
+def _kernel_through_perclib(A, B, gamma):
+    return KernelPerceptron(kernel="rbf", gamma=gamma)._kernel(A, B)
+
+
+def _uses_a_helper(alpha_y, b, X_train, X, gamma):
+    a = _kernel_through_perclib(X, X_train, gamma) @ alpha_y + b
+    return np.where(a >= 0, 1, -1)
+
+
+def test_08_3_refuses_library_kernels_numpy_only():
+    for wrapper in (_wraps_sklearn, _imports_sklearn, _uses_a_helper):
+        fb = check_function("08-3", wrapper)
+        assert not fb and "NumPy only" in fb.message, wrapper.__name__
+    # each would pass on its results alone: the refusal is about the library, not the labels
+    ex = EXERCISES["08-3"]
+    for args, expected in ex.expected(np.random.default_rng(ex.seed)):
+        assert np.array_equal(_wraps_sklearn(*args), expected)
+
+    def numpy_only(alpha_y, b, X_train, X, gamma):  # another valid form: a loop, np.linalg
+        labels = []
+        for x in X:
+            k = np.exp(-gamma * np.linalg.norm(X_train - x, axis=1) ** 2)
+            labels.append(1 if k @ alpha_y + b >= 0 else -1)
+        return np.array(labels)
+
+    assert check_function("08-3", numpy_only)
+
+
+def test_08_3_a_version_that_ignores_gamma_fails():
+    ex = EXERCISES["08-3"]
+    cases = ex.expected(np.random.default_rng(ex.seed))
+    assert all(args[4] != 1.0 for args, _ in cases[:-2])
+
+    def no_gamma(alpha_y, b, X_train, X, gamma):
+        d2 = ((X[:, None, :] - X_train[None, :, :]) ** 2).sum(axis=2)
+        return np.where(np.exp(-d2) @ alpha_y + b >= 0, 1, -1)
+
+    wrong = sum(not np.array_equal(no_gamma(*args), exp) for args, exp in cases)
+    assert wrong >= 5
+    assert not check_function("08-3", no_gamma)
 
 
 def test_08_3_agrees_with_the_kernel_perceptron():

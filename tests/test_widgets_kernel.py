@@ -129,3 +129,18 @@ def test_inputs_are_not_modified(moons):
     X, y = moons[0].copy(), moons[1].copy()
     KernelStepper(X, y)
     assert np.array_equal(X, moons[0]) and np.array_equal(y, moons[1])
+
+
+def test_controls_a_kernel_does_not_use_are_disabled(moons):
+    s = KernelStepper(*moons, kernel="linear")
+    assert s.gamma.disabled and s.degree.disabled
+    s.kernel.value = "rbf"
+    assert not s.gamma.disabled and s.degree.disabled
+    s.kernel.value = "poly"
+    assert not s.gamma.disabled and not s.degree.disabled
+
+
+def test_the_legend_names_both_predicted_regions(moons):
+    s = KernelStepper(*moons)
+    labels = [t.get_text() for t in s.ax.get_legend().get_texts()]
+    assert "predicted +1" in labels and "predicted −1" in labels

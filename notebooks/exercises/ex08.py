@@ -10,10 +10,16 @@ perclib.exercises. The notebook loads them with
 from __future__ import annotations
 
 import re
+import types
 
 import numpy as np
 
-from perclib.exercises import Exercise, ExerciseSet, Mistake
+from perclib.exercises import Exercise, ExerciseSet, Feedback, Mistake
+
+# 08-3 asks for the kernel values computed with NumPy: a function that reaches these libraries
+# (an import in its body, a global, a closure, or a helper of the notebook that does) wraps
+# another kernel and is refused, as the labs refuse wrappers.
+_LIBRARIES = ("sklearn", "scipy", "perclib")
 
 
 def _read_tuple(answer):
@@ -25,13 +31,64 @@ def _read_tuple(answer):
     return answer
 
 
+def _library(obj):
+    """The library of `obj` among _LIBRARIES (a module, or a function or class defined in one)."""
+    name = obj.__name__ if isinstance(obj, types.ModuleType) else getattr(obj, "__module__", None)
+    root = name.split(".")[0] if isinstance(name, str) else None
+    return root if root in _LIBRARIES else None
+
+
+def _library_uses(func, seen=None):
+    """The names through which `func` (or a helper function it calls) reaches _LIBRARIES."""
+    seen = set() if seen is None else seen
+    code = getattr(func, "__code__", None)
+    if code is None or code in seen:
+        return set()
+    seen.add(code)
+    found, codes = set(), [code]
+    cells = dict(zip(code.co_freevars, getattr(func, "__closure__", None) or ()))
+    while codes:
+        c = codes.pop()
+        codes.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+        for name in c.co_names:  # an import in the body names its module here
+            if name.split(".")[0] in _LIBRARIES:
+                found.add(name)
+        for name in c.co_names + c.co_freevars:
+            if name in cells:
+                try:
+                    obj = cells[name].cell_contents
+                except ValueError:  # an empty cell
+                    continue
+            elif name in func.__globals__:
+                obj = func.__globals__[name]
+            else:
+                continue
+            if _library(obj):
+                found.add(name)
+            elif isinstance(obj, types.FunctionType):
+                found |= _library_uses(obj, seen)
+    return found
+
+
 class _Exercises(ExerciseSet):
-    """The set of notebook 08; 08-1 also takes its three numbers as one string."""
+    """The set of notebook 08; 08-1 also takes its three numbers as one string, and 08-3 refuses
+    a function that wraps scikit-learn's, SciPy's or perclib's kernels."""
 
     def check(self, exercise_id, answer, **kwargs):
         if exercise_id == "08-1":
             answer = _read_tuple(answer)
         return super().check(exercise_id, answer, **kwargs)
+
+    def _check_function(self, exercise_id, func):
+        if exercise_id == "08-3" and callable(func):
+            uses = _library_uses(func)
+            if uses:
+                return Feedback(
+                    False,
+                    f"Not yet: your function reaches a library through {', '.join(sorted(uses))}. "
+                    "This exercise asks for NumPy only: compute the kernel values yourself.",
+                )
+        return super()._check_function(exercise_id, func)
 
 
 EXERCISES = _Exercises()
@@ -84,29 +141,34 @@ EXERCISES.add(
         mistakes=(
             Mistake(
                 "yes",
-                "Evaluate K(x, x) at a point you choose, and compare it with what a dot product "
-                "φ(x)·φ(x) can be.",
+                "A kernel inherits every property a dot product of two feature vectors has, for "
+                "every choice of the two points. Test x·z − 1 against those properties one by one.",
             ),
         ),
         hint='Answer "yes" or "no".',
         reasons={
-            "a": "it is linear in x, and a kernel must be nonlinear to be useful",
-            "b": "it holds a constant term, and a dot product of feature vectors has none",
-            "c": "at x = 0 it gives K(x, x) = −1, but φ(x)·φ(x) = ‖φ(x)‖² is never negative",
-            "d": "it is not symmetric in x and z",
+            "a": "K(x, z) is negative for some pairs, and a dot product of feature vectors "
+            "never is",
+            "b": "there is a point x with K(x, x) < 0",
+            "c": "its Gram matrix on the two points x and −x has a negative entry",
+            "d": "it holds a constant term, and a dot product of feature vectors has none",
         },
-        reason="c",
+        reason="b",
         reason_hints={
-            "a": "The linear kernel x·z is a kernel (φ(x) = x): being linear rules nothing out.",
-            "b": "(x·z + 1)² has a constant term and is a kernel: its φ has the feature 1.",
-            "d": "Swap x and z in x·z − 1: does the value change?",
+            "a": "The linear kernel x·z is negative for some pairs too, and it is a kernel "
+            "(φ(x) = x): a dot product of two different vectors can be negative.",
+            "c": "The linear kernel's Gram matrix on x and −x has the entry x·(−x) = −‖x‖² < 0 "
+            "too, and it is a kernel: what does positive semi-definite ask of a matrix?",
+            "d": "(x·z + 1)² has a constant term and is a kernel: its φ has the feature 1.",
         },
         solution="No. If K(x, z) = φ(x)·φ(z) for some feature map φ, then K(x, x) = ‖φ(x)‖² ≥ 0 "
-        "for "
-        "every x. Here K(0, 0) = 0 − 1 = −1 < 0, so no φ exists (reason c). (a) is wrong: x·z is "
-        "the linear kernel. (b) is wrong: (x·z + 1)² has a constant term and φ(x) = "
-        "(1, √2x₁, √2x₂, x₁², x₂², √2x₁x₂) gives it. (d) is wrong: x·z − 1 is symmetric. "
-        "(x·z + 1, with a plus, is a kernel: φ(x) = (1, x).)",
+        "for every x (this is Mercer's condition for the 1 × 1 Gram matrix of one point). Here "
+        "K(0, 0) = 0 − 1 = −1 < 0, so no φ exists (reason b). (a) is wrong: x·z is negative for "
+        "some pairs and is the linear kernel; only a dot product of a vector with itself must be "
+        "≥ 0. (c) is wrong for the same reason: a positive semi-definite matrix may have negative "
+        "entries off its diagonal (the linear kernel's Gram matrix on x and −x does). (d) is "
+        "wrong: (x·z + 1)² has a constant term and φ(x) = (1, √2x₁, √2x₂, x₁², x₂², √2x₁x₂) "
+        "gives it. (x·z + 1, with a plus, is a kernel: φ(x) = (1, x).)",
     )
 )
 
@@ -120,10 +182,11 @@ def _rbf_predict(alpha_y, b, X_train, X, gamma):
 def _rbf_cases(rng):
     cases = []
     for _ in range(25):
-        n, m, d = int(rng.integers(1, 8)), int(rng.integers(1, 6)), int(rng.integers(1, 4))
+        # gamma is never 1, so a function that ignores it fails several cases
+        n, m, d = int(rng.integers(1, 8)), int(rng.integers(6, 12)), int(rng.integers(1, 4))
         X_train, X = rng.normal(size=(n, d)), rng.normal(size=(m, d))
         alpha_y = rng.integers(-3, 4, size=n).astype(float)
-        b, gamma = float(rng.integers(-2, 3)), float(rng.choice([0.5, 1.0, 2.0]))
+        b, gamma = float(rng.integers(-2, 3)) / 2, float(rng.choice([0.25, 0.5, 2.0, 4.0]))
         cases.append(((alpha_y, b, X_train, X, gamma), _rbf_predict(alpha_y, b, X_train, X, gamma)))
     # points where the activation is exactly 0: sign(0) = +1. Nothing learned yet, and two
     # bumps of opposite sign at equal distance from the new points (alpha != 0, b = 0).
@@ -147,6 +210,12 @@ EXERCISES.add(
         _rbf_cases,
         trials=27,
         mistakes=(
+            Mistake(
+                lambda alpha_y, b, X_train, X, gamma: np.where(
+                    _activation(alpha_y, b, X_train, X, 1.0) >= 0, 1, -1
+                ),
+                "Your labels do not change with γ: where does γ enter the kernel?",
+            ),
             Mistake(
                 lambda alpha_y, b, X_train, X, gamma: np.where(
                     _activation(alpha_y, 0.0, X_train, X, gamma) >= 0, 1, -1
@@ -216,6 +285,8 @@ def _ratio(r2_poly, r2_rbf):
     return (r2_poly / _MARGIN**2) / (r2_rbf / _MARGIN**2)
 
 
+# The mechanism's kind for a single value is "quick"; the notebook labels 08-4 "(think)" as it
+# needs an idea (K(x, x) for each kernel), not a formula to fill in.
 EXERCISES.add(
     Exercise(
         "08-4",

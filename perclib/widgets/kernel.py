@@ -3,8 +3,9 @@ boundary sum_i alpha_i y_i K(x_i, x) + b = 0 and the support vectors (the exampl
 alpha_i > 0) change, one update at a time.
 
 Step k shows the iterate after the first k updates (step 0: no update, h(x) = sign(0) = +1
-everywhere): the region it predicts +1 shaded blue, the boundary as a black curve, each support
-vector so far ringed, and the example of the k-th update ringed in orange.
+everywhere): the region it predicts +1 shaded blue (white: -1), the boundary as a black curve,
+each support vector so far ringed, and the example of the k-th update ringed in orange. The
+controls a kernel does not use are disabled (gamma for "linear", degree for all but "poly").
 
 The logic lives in plain methods, so tests drive it without a browser::
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import ipywidgets as W
 import numpy as np
+from matplotlib.patches import Patch
 
 from .. import _validation as V
 from ..kernel_perceptron import KernelPerceptron
@@ -62,7 +64,8 @@ class KernelStepper(_StepWidget):
     kernel : ipywidgets.Dropdown
     gamma : perclib.widgets.slider.FloatLogSlider
     degree : perclib.widgets.slider.IntSlider
-        The fit's parameters; changing one refits and keeps the step where it can.
+        The fit's parameters; changing one refits and keeps the step where it can. A control
+        the chosen kernel does not use is disabled.
     slider : perclib.widgets.slider.IntSlider
         The step: the number of updates made, 0 to ``model.n_updates_``.
     play, play_button, prev_button, next_button : as in :class:`perclib.widgets.Stepper`
@@ -128,8 +131,9 @@ class KernelStepper(_StepWidget):
         self.status = W.HTML()
         self.image = figure_image(
             "The data, o for +1 and x for -1, the region the kernel perceptron predicts +1 shaded "
-            "blue, its boundary as a black curve, the support vectors so far ringed in green and "
-            "the example of this update ringed in orange; the table gives the numbers."
+            "blue (white where it predicts -1), its boundary as a black curve, the support vectors "
+            "so far ringed in green and the example of this update ringed in orange; the table "
+            "gives the numbers."
         )
         self.box = W.VBox(
             [
@@ -171,7 +175,17 @@ class KernelStepper(_StepWidget):
         self.update_ring = ring(
             ax, color=OKABE_ITO["orange"], size=20, width=2.5, zorder=5, label="this update's x"
         )
-        ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=9, frameon=False)
+        predicted = Patch(facecolor=self.shade.cmap(self.shade.norm(2.0)), alpha=0.5)
+        white = Patch(facecolor="white", edgecolor=OKABE_ITO["black"], linewidth=0.5)
+        handles, labels = ax.get_legend_handles_labels()
+        ax.legend(
+            [*handles, predicted, white],
+            [*labels, "predicted +1", "predicted −1"],
+            loc="upper left",
+            bbox_to_anchor=(1.03, 1.0),
+            fontsize=9,
+            frameon=False,
+        )
         self._contour = None
         self._blit = _Blit(
             self.fig, [self.shade, *self.points, self.support_rings, self.update_ring]
@@ -180,6 +194,8 @@ class KernelStepper(_StepWidget):
     # -- data -----------------------------------------------------------------------------------
     def refit(self):
         """Fit the kernel perceptron from the controls' values and go to the step it can keep."""
+        self.gamma.disabled = self.kernel.value == "linear"
+        self.degree.disabled = self.kernel.value != "poly"
         self.model = KernelPerceptron(
             kernel=self.kernel.value,
             gamma=float(self.gamma.value),
