@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from perclib.datasets import worked_example
-from perclib.exercises import Exercise, ExerciseSet, Mistake
+from perclib.exercises import Exercise, ExerciseSet, Mistake, _number
 
 EXERCISES = ExerciseSet()
 
@@ -280,7 +280,16 @@ EXERCISES.add(
 )
 
 
-check = EXERCISES.check
+def check(exercise_id, answer, *, because=None):
+    """EXERCISES.check, also reading a string of comma-separated numbers such as "0, 11" or
+    "(0, 11)" as the tuple it spells."""
+    if isinstance(answer, str) and "," in answer:
+        parts = tuple(p.strip() for p in answer.strip().strip("()[]").split(","))
+        if all(_number(p) is not None for p in parts):
+            answer = parts
+    return EXERCISES.check(exercise_id, answer, because=because)
+
+
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
 answered = EXERCISES.answered
