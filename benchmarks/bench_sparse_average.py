@@ -3,7 +3,8 @@ section 3).
 
 Run: ``python benchmarks/bench_sparse_average.py`` (not part of ``make test``). Both runs make the
 same perceptron updates; they differ only in how the average is kept. Runs alternate (naive, lazy,
-naive, ...) and the medians are reported, with the ratio measured in the same run.
+naive, ...) and the medians are reported, with the ratio measured in the same run; the result goes
+to the section "sparse" of benchmarks/results.md, where notebook 06 points.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import statistics  # noqa: E402
 import time  # noqa: E402
+
+from _report import write_section  # noqa: E402
 
 from perclib.sparse import averaged_sparse, make_sparse_text  # noqa: E402
 
@@ -28,8 +31,17 @@ def main(repeats=5, n=2000, d=20000, words=20, epochs=5):
             _, _, ops = averaged_sparse(X, y, max_iter=epochs, lazy=lazy)
             times[lazy].append(time.perf_counter() - t)
     naive, lazy = statistics.median(times[False]), statistics.median(times[True])
-    print(f"n={n}, d={d}, {words} non-zeros per example, {epochs} epochs, median of {repeats}:")
-    print(f"naive {naive:.3f} s, lazy {lazy:.3f} s, naive/lazy = {naive / lazy:.1f}")
+    text = (
+        f"n={n}, d={d}, {words} non-zeros per example, {epochs} epochs, median of {repeats} "
+        f"alternating runs: naive {naive:.3f} s, lazy {lazy:.3f} s, naive/lazy = {naive / lazy:.1f}"
+    )
+    print(text)
+    write_section(
+        "sparse",
+        "### Naive against lazy averaging on sparse data (`benchmarks/bench_sparse_average.py`)\n\n"
+        + text
+        + "\n",
+    )
 
 
 if __name__ == "__main__":

@@ -393,9 +393,10 @@ def test_06_values_are_independent_of_the_bank():
     got = np.r_[ex06.count_first(X, y, 3)]
     assert np.allclose(rows[:12].mean(axis=0), got)  # the mean of w_0 .. w_11
     assert not np.allclose(rows.mean(axis=0), got)
-    for form in ((0, 11), [0, 11], np.array([0, 11]), ("0", "11")):
+    for form in ((0, 11), [0, 11], np.array([0, 11]), ("0", "11"), "0, 11", "(0,11)", "[0, 11]"):
         assert check("06-1", form), form
     assert not check("06-1", (0, 12)) and not check("06-1", (1, 12))
+    assert not check("06-1", "0, 12") and "CIML" in check("06-1", "0, 12").message
     # 06-2: the vote, counted by hand: 1(-1) + 2(-1) + 6(+1) + 3(-1) = 0, and sign(0) = +1
     assert check("06-2", 1) and not check("06-2", -1)
     for form in ("+1", "1", 1.0, [1], "plus one", "Positive"):
@@ -404,6 +405,9 @@ def test_06_values_are_independent_of_the_bank():
     vp = VotedPerceptron(max_iter=20).fit(X, y)
     assert check("06-3", (len(vp.counts_), vp.counts_[-1])) and vp.counts_[:3].tolist() == [0, 2, 4]
     assert not check("06-3", (4, 80)) and not check("06-3", (27, 80))
+    for form in ("4, 74", "(4, 74)", ("4", "74")):
+        assert check("06-3", form), form
+    assert not check("06-3", "4, 80")
     # 06-5: c <- 0 returns (T + 1)/T times CIML's vector, and the same predictions
     w_c0, b_c0 = lazy_average(X, y, max_iter=3, slip="c starts at 0")
     w_c1, b_c1 = lazy_average(X, y, max_iter=3)
@@ -453,8 +457,9 @@ def test_05_values_and_hints():
     )  # the 4 vectors the run visits
     by_hand = min(int(np.sum(np.where(X @ w[1:] + w[0] >= 0, 1, -1) != y)) for w in W)
     assert by_hand == PocketPerceptron(max_iter=20).fit(X, y).pocket_mistakes_
-    for form in (by_hand, str(by_hand), f"{by_hand}.", [by_hand], float(by_hand)):
+    for form in (by_hand, str(by_hand), f"{by_hand}.", [by_hand], float(by_hand), "two", "Two."):
         assert check("05-1", form), form
+    assert not check("05-1", "one") and "visits" in check("05-1", "one").message
     assert check("05-1", Fraction(by_hand)) and check("05-1", Decimal(by_hand))
     assert "visits" in check("05-1", 1).message and not check("05-1", 1)
     assert "sign(0)" in check("05-1", 4).message
@@ -537,8 +542,13 @@ def test_07_values_solution_and_hints():
         k = int(np.argmax(s))
         s[2], s[k], updates = s[2] + 6, s[k] - 6, updates + 1
     assert updates == 6 and check("07-2", updates) and check("07-2", "six")
-    assert "tie" in check("07-2", 5).message and "bias" in check("07-2", 7).message
-    for form, because in ((2, "d"), ("2", "(D)"), (Fraction(2), "d)"), ("2x", "D")):
+    hint_5 = check("07-2", 5).message  # points at the last scores, without naming the tie
+    assert "prediction they give" in hint_5 and "tie" not in hint_5 and "level" not in hint_5
+    assert "bias" in check("07-2", 7).message
+    for form, because in (
+        (2, "d"), ("2", "(D)"), (Fraction(2), "d)"), ("2x", "D"), ("2yx", "d"), ("2 y x", "d"),
+        ("2·y·x", "d"), ("2ηyx", "d"),
+    ):  # fmt: skip
         assert check("07-3", form, because=because), form
     for wrong, because in ((1, "d"), (-2, "d"), (2, "a"), (2, "b"), (2, "c")):
         assert not check("07-3", wrong, because=because)

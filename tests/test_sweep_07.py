@@ -2,9 +2,19 @@
 notebooks/sweeps/07_cv.json, and the numbers the notebook's section 5 and 6 quote from them."""
 
 import json
+from pathlib import Path
 
 from perclib.datasets import load_digits
 from tools.sweep_07_cv import STORED, shuffle, totals
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "07_multiclass.ipynb"
+MODELS = {"multi", "averaged", "ovr", "averaged ovr"}
+
+
+def _markdown():
+    cells = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    return " ".join(text.split())
 
 
 def test_cv_sweep_matches_the_stored_table_and_the_quotes():
@@ -30,3 +40,49 @@ def test_cv_sweep_matches_the_stored_table_and_the_quotes():
     smaller = sum(r["std"]["averaged ovr"] < r["std"]["averaged"] for r in rows)
     equal = sum(r["std"]["averaged ovr"] == r["std"]["averaged"] for r in rows)
     assert (smaller, equal) == (3, 1)
+
+
+def test_every_shuffle_has_the_same_fields():
+    rows = json.loads(STORED.read_text(encoding="utf-8"))["rows"]
+    assert len(rows) == 10
+    fields = set(rows[0])
+    for r in rows:
+        assert set(r) == fields
+        for key in ("mean", "std", "min accuracy"):
+            assert set(r[key]) == MODELS, key
+        assert len(r["averaged - averaged ovr"]) == 2 and len(r["multi - ovr"]) == 2
+
+
+def test_notebook_quotes_the_stored_table():
+    stored = json.loads(STORED.read_text(encoding="utf-8"))
+    rows, tot = stored["rows"], stored["totals"]
+    r0 = rows[0]
+    text = _markdown()
+    names = {
+        "multi": "multi-class",
+        "ovr": "one-vs-rest",
+        "averaged": "averaged multi-class",
+        "averaged ovr": "averaged one-vs-rest",
+    }
+    for key, name in names.items():
+        row = f"| {name} | {r0['mean'][key]:.3f} ± {r0['std'][key]:.3f} |"
+        assert row in text, row
+    edges = [r["averaged - averaged ovr"][0] for r in rows]
+    smaller = sum(r["std"]["averaged ovr"] < r["std"]["averaged"] for r in rows)
+    equal = sum(r["std"]["averaged ovr"] == r["std"]["averaged"] for r in rows)
+    largest = [r["8 as 1 largest"] for r in rows]
+    diff, mdiff = r0["averaged - averaged ovr"], r0["multi - ovr"]
+    quotes = [
+        f"averaged multi-class beat averaged one-vs-rest on {r0['averaged > averaged ovr']}, "
+        f"by +{diff[0]:.3f} ± {diff[1]:.3f} split by split",
+        f"averaged multi-class won on {tot['averaged > averaged ovr']} of 200 splits, by "
+        f"{min(edges):.3f} to {max(edges):.3f} on average per shuffle",
+        f"averaged one-vs-rest's was smaller on {smaller} of the 10 shuffles, equal on {equal}",
+        f"multi-class beat one-vs-rest on {r0['multi > ovr']} of the 20 splits "
+        f"(+{mdiff[0]:.3f} ± {mdiff[1]:.3f})",
+        f"at least as good as the plain one on {tot['averaged >= multi']} of the 200 splits",
+        f"on {min(largest)} to {max(largest)} of the 20 splits of each of the ten shuffles",
+        f"{tot['8 as 1 largest']} of 200 in all",
+    ]
+    for quoted in quotes:
+        assert quoted in text, quoted

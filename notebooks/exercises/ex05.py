@@ -43,6 +43,7 @@ EXERCISES.add(
                 "a = 0 is predicted +1, which is right when its label is +1.",
             ),
         ),
+        words={"two": 2, "one": 1, "three": 3, "four": 4, "zero": 0},
         hint="List the weight vectors the cyclic XOR run visits (section 2 prints them) and count "
         "the training mistakes of each, predicting +1 where a = 0.",
         solution=lambda: (

@@ -14,9 +14,22 @@ from fractions import Fraction
 import numpy as np
 
 from perclib.datasets import worked_example
-from perclib.exercises import Exercise, ExerciseSet, Mistake
+from perclib.exercises import Exercise, ExerciseSet, Mistake, _number
 
-EXERCISES = ExerciseSet()
+
+class _PairsAsText(ExerciseSet):
+    """The exercise set, also reading a string of comma-separated numbers such as "0, 11" or
+    "(0, 11)" as the tuple it spells (06-1 and 06-3 ask for pairs)."""
+
+    def check(self, exercise_id, answer, *, because=None):
+        if isinstance(answer, str) and "," in answer:
+            parts = tuple(p.strip() for p in answer.strip().strip("()[]").split(","))
+            if all(_number(p) is not None for p in parts):
+                answer = parts
+        return super().check(exercise_id, answer, because=because)
+
+
+EXERCISES = _PairsAsText()
 
 
 # -- 06-1: find what a "count first" version averages ----------------------------------------------

@@ -89,8 +89,8 @@ EXERCISES.add(
         mistakes=(
             Mistake(
                 lambda: updates_until_right(ties=False),
-                "Look at the scores after your last update: is class 2 strictly ahead, or level "
-                "with another class? Section 1 says who wins a tie.",
+                "Look at the scores after your last update, and at the prediction they give "
+                "(section 1's rule).",
             ),
             Mistake(
                 lambda: updates_until_right(bias=False),
@@ -135,7 +135,20 @@ EXERCISES.add(
         ),
         hint="Write w+ and w− after a mistake on (x, y), subtract, and compare the change with "
         "y x.",
-        words={"two": 2, "2x": 2, "2 eta": 2, "2η": 2, "twice": 2},
+        words={
+            "two": 2,
+            "2x": 2,
+            "2 eta": 2,
+            "2η": 2,
+            "twice": 2,
+            "2yx": 2,
+            "2 y x": 2,
+            "2xy": 2,
+            "2 x y": 2,
+            "2 eta y x": 2,
+            "2ηyx": 2,
+            "2 η y x": 2,
+        },  # fmt: skip
         reasons={
             "a": "only the true class's vector moves, but by 2ηx",
             "b": "both vectors move, but the predicted class's only when it is +",
