@@ -28,7 +28,6 @@ def test_exported_from_the_package():
         "plot_paired",
         "plot_updates_vs",
         "plot_criterion_slice",
-        "plot_objective",
     ):
         assert callable(getattr(P, name))
 
@@ -191,10 +190,3 @@ def test_plot_criterion_slice_is_below_its_chord():
     assert np.all(L <= (1 - s) * L[0] + s * L[-1] + 1e-9)
     with pytest.raises(ValueError, match="n_points"):
         P.plot_criterion_slice(X, y, start, end, n_points=1)
-
-
-def test_plot_objective():
-    ax = P.plot_objective([3.0, 2.0, 1.5], current=1)
-    np.testing.assert_array_equal(ax.get_lines()[0].get_xydata(), [[0, 3.0], [1, 2.0], [2, 1.5]])
-    np.testing.assert_array_equal(ax.get_lines()[1].get_xydata(), [[1, 2.0]])
-    assert len(P.plot_objective([1.0]).get_lines()) == 1

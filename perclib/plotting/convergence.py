@@ -387,31 +387,6 @@ def _check_points(n):
     return int(n)
 
 
-def plot_objective(values, ax=None, *, current=None, label="mean training loss", xlabel="SGD step"):
-    """A loss curve over steps (or epochs), with an optional marker at step ``current``.
-
-    Returns the axes.
-    """
-    v = _vector(values, "values")
-    ax = _ax(ax)
-    steps = np.arange(v.size)
-    ax.plot(steps, v, color=OKABE_ITO["blue"], linewidth=2, label=label)
-    if current is not None:
-        ax.plot(
-            [current],
-            [v[current]],
-            "o",
-            color=OKABE_ITO["vermillion"],
-            ms=8,
-            label=f"step {current}",
-        )
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("loss")
-    ax.set_ylim(bottom=0)
-    ax.legend()
-    return ax
-
-
 __all__ = [
     "plot_novikoff_lemma",
     "plot_bound_scatter",
@@ -422,5 +397,4 @@ __all__ = [
     "plot_paired",
     "plot_updates_vs",
     "plot_criterion_slice",
-    "plot_objective",
 ]

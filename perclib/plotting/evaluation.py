@@ -3,16 +3,15 @@
 - :func:`plot_error_curves`: test error over epochs, mean line and a ± one standard deviation band;
 - :func:`plot_boundaries`: the boundaries of several fitted binary models over 2-D data (a voted
   perceptron's boundary is not a line: it is drawn as the edge of its +1 region);
-- :func:`plot_weight_image`, :func:`plot_weight_images`: weight vectors as 8 x 8 images;
+- :func:`plot_weight_image`: a weight vector as an 8 x 8 image;
 - :func:`plot_confusion_matrix`: the confusion matrix, with its counts written in the cells.
 
-Every helper takes ``ax=None`` (``axes=None`` for a grid), draws on it or on a new one, and returns
-it; none calls ``plt.show()``. The conventions of :mod:`perclib.plotting.core` hold.
+Every helper takes ``ax=None``, draws on it or on a new one, and returns it; none calls
+``plt.show()``. The conventions of :mod:`perclib.plotting.core` hold.
 """
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
@@ -185,9 +184,7 @@ def plot_weight_image(w, ax=None, *, shape=(8, 8), title=None, vmax=None, cmap="
     """
     w = _weights_2d(w, shape)
     if w.shape[0] != 1:
-        raise ValueError(
-            f"plot_weight_image draws one vector; got {w.shape[0]}. Use plot_weight_images."
-        )
+        raise ValueError(f"plot_weight_image draws one vector; got {w.shape[0]}.")
     ax = _ax(ax)
     vmax = float(np.max(np.abs(w))) if vmax is None else float(vmax)
     vmax = vmax if vmax > 0 else 1.0
@@ -197,32 +194,6 @@ def plot_weight_image(w, ax=None, *, shape=(8, 8), title=None, vmax=None, cmap="
     if title is not None:
         ax.set_title(title)
     return ax
-
-
-def plot_weight_images(W, axes=None, *, shape=(8, 8), labels=None, ncols=5, cmap="RdBu_r"):
-    """Each row of W (one weight vector per class) as an image, on one shared colour scale.
-
-    ``axes`` is a sequence of at least ``len(W)`` axes, or None for a new grid of ``ncols`` columns.
-    Returns the axes as a flat array (unused axes are switched off).
-    """
-    W = _weights_2d(W, shape)
-    labels = list(range(W.shape[0])) if labels is None else list(labels)
-    if len(labels) != W.shape[0]:
-        raise ValueError(f"labels must name each of the {W.shape[0]} vectors; got {len(labels)}.")
-    if axes is None:
-        nrows = int(np.ceil(W.shape[0] / ncols))
-        fig, axes = plt.subplots(nrows, ncols, figsize=(1.6 * ncols, 1.8 * nrows), squeeze=False)
-        fig.patch.set_facecolor("white")
-    axes = np.asarray(axes, dtype=object).ravel()
-    if axes.size < W.shape[0]:
-        raise ValueError(f"{W.shape[0]} vectors need at least as many axes; got {axes.size}.")
-    vmax = float(np.max(np.abs(W)))
-    for k, ax in enumerate(axes):
-        if k < W.shape[0]:
-            plot_weight_image(W[k], ax, shape=shape, title=str(labels[k]), vmax=vmax, cmap=cmap)
-        else:
-            ax.set_axis_off()
-    return axes
 
 
 def plot_confusion_matrix(C, ax=None, *, labels=None, normalize=False, cmap="Blues"):
