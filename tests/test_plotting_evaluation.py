@@ -44,14 +44,12 @@ def test_error_curves_draw_mean_lines_and_std_bands():
     assert all(float(t).is_integer() for t in ax.get_xticks())
 
 
-def test_error_curves_on_a_given_ax_with_a_dict_and_no_band():
+def test_error_curves_on_a_given_ax_with_a_dict():
     fig, ax = plt.subplots()
-    out = P.plot_error_curves({"mine": np.array([0.3, 0.2, 0.1])}, ax, band=False)
-    assert out is ax and len(ax.lines) == 1 and not ax.collections
+    out = P.plot_error_curves({"mine": np.array([0.3, 0.2, 0.1])}, ax)
+    assert out is ax and len(ax.lines) == 1
     np.testing.assert_allclose(ax.lines[0].get_ydata(), [0.3, 0.2, 0.1])
     assert ax.lines[0].get_label() == "mine"
-    ax2 = P.plot_error_curves(_curves(), methods=["voted"])
-    assert [line.get_label() for line in ax2.lines] == ["voted"]
 
 
 def test_error_curves_bad_input():
@@ -59,8 +57,6 @@ def test_error_curves_bad_input():
         P.plot_error_curves([0.1, 0.2])
     with pytest.raises(ValueError, match="ErrorCurves"):
         P.plot_error_curves({})
-    with pytest.raises(ValueError, match="not in the curves"):
-        P.plot_error_curves(_curves(), methods=["best"])
     with pytest.raises(ValueError, match="shape"):
         P.plot_error_curves({"x": np.zeros((2, 2, 2))})
 
@@ -177,13 +173,9 @@ def test_confusion_matrix_figure_writes_every_count():
     assert ax.get_xlabel() == "predicted class" and ax.get_ylabel() == "true class"
 
 
-def test_confusion_matrix_normalized_rows():
-    C = np.array([[3, 1], [0, 0]])
+def test_confusion_matrix_on_a_given_ax():
     fig, ax = plt.subplots()
-    out = P.plot_confusion_matrix(C, ax, normalize=True)
-    assert out is ax
-    np.testing.assert_allclose(ax.images[0].get_array(), [[0.75, 0.25], [0, 0]])
-    assert sorted(t.get_text() for t in ax.texts) == ["0.00", "0.00", "0.25", "0.75"]
+    assert P.plot_confusion_matrix(np.array([[3, 1], [0, 0]]), ax) is ax
     P.plot_confusion_matrix(np.zeros((2, 2)))  # an empty matrix still draws
 
 

@@ -33,17 +33,14 @@ def _style(name, k):
     return {"color": _EXTRA_COLORS[k % len(_EXTRA_COLORS)], "linestyle": "-", "label": str(name)}
 
 
-def plot_error_curves(curves, ax=None, *, methods=None, band=True, ylabel="test error"):
-    """Mean test error over epochs for each method, with a band of ± one standard deviation.
+def plot_error_curves(curves, ax=None, *, ylabel="test error"):
+    """Mean test error over epochs for each method, with a band of ± one standard deviation
+    (over seeds, ddof=0).
 
     Parameters
     ----------
     curves : :class:`perclib.experiments.ErrorCurves`, or a dict of arrays of shape
         (n_seeds, n_epochs) (a 1-D array counts as one seed).
-    methods : list of str, optional
-        Which methods to draw, in order (default: all).
-    band : bool, default=True
-        Shade mean ± std (standard deviation over seeds, ddof=0).
 
     Returns the axes.
     """
@@ -53,12 +50,8 @@ def plot_error_curves(curves, ax=None, *, methods=None, band=True, ylabel="test 
             "curves must be an ErrorCurves (from perclib.experiments.error_curves) or a non-empty "
             "dict of arrays of shape (n_seeds, n_epochs)."
         )
-    methods = list(errors) if methods is None else list(methods)
-    unknown = [m for m in methods if m not in errors]
-    if unknown:
-        raise ValueError(f"methods {unknown} are not in the curves; they hold {list(errors)}.")
     ax = _ax(ax)
-    for k, m in enumerate(methods):
+    for k, m in enumerate(errors):
         e = np.atleast_2d(np.asarray(errors[m], dtype=np.float64))
         if e.ndim != 2:
             raise ValueError(f"curves[{m!r}] must have shape (n_seeds, n_epochs); got {e.shape}.")
@@ -75,10 +68,9 @@ def plot_error_curves(curves, ax=None, *, methods=None, band=True, ylabel="test 
             marker="o",
             markersize=3,
         )
-        if band:
-            ax.fill_between(
-                epochs, mean - std, mean + std, color=style["color"], alpha=0.15, linewidth=0
-            )
+        ax.fill_between(
+            epochs, mean - std, mean + std, color=style["color"], alpha=0.15, linewidth=0
+        )
     ax.set_xlabel("epoch")
     ax.set_ylabel(ylabel)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -196,12 +188,9 @@ def plot_weight_image(w, ax=None, *, shape=(8, 8), title=None, vmax=None, cmap="
     return ax
 
 
-def plot_confusion_matrix(C, ax=None, *, labels=None, normalize=False, cmap="Blues"):
+def plot_confusion_matrix(C, ax=None, *, labels=None, cmap="Blues"):
     """The confusion matrix C (rows: true class, columns: predicted class), counts in the cells.
-
-    With ``normalize=True`` each row is divided by its total (the recall of each class is then on
-    the diagonal). Returns the axes.
-    """
+    Returns the axes."""
     C = np.asarray(C)
     if C.ndim != 2 or C.shape[0] != C.shape[1] or C.shape[0] == 0:
         raise ValueError(f"C must be a square matrix (n_classes x n_classes); got shape {C.shape}.")
@@ -211,19 +200,15 @@ def plot_confusion_matrix(C, ax=None, *, labels=None, normalize=False, cmap="Blu
     if len(labels) != C.shape[0]:
         raise ValueError(f"labels must name each of the {C.shape[0]} classes; got {len(labels)}.")
     M = C.astype(np.float64)
-    if normalize:
-        totals = M.sum(axis=1, keepdims=True)
-        M = np.divide(M, totals, out=np.zeros_like(M), where=totals > 0)
     ax = _ax(ax)
     ax.imshow(M, cmap=cmap, vmin=0, interpolation="nearest")
     high = M.max() / 2 if M.max() > 0 else 1
     for i in range(M.shape[0]):
         for j in range(M.shape[1]):
-            text = f"{M[i, j]:.2f}" if normalize else f"{int(C[i, j])}"
             ax.text(
                 j,
                 i,
-                text,
+                f"{int(C[i, j])}",
                 ha="center",
                 va="center",
                 fontsize=8,
