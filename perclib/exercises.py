@@ -1,15 +1,15 @@
 """Self-checks for the notebooks: a student writes an answer, a helper says right or wrong, and why.
 
-The central one, :func:`check_epoch`, checks a hand-computed perceptron trace (the course's worked
-example by default) row by row and says where it FIRST goes wrong, e.g.
-``step 3 (x = <0,0>, epoch 1): your activation θ·x is 1 but it should be 0``. It works for any order
-of the points: the order is read from the student's rows.
+The central one, :func:`check_epoch`, checks a hand-computed epoch of the perceptron (the course's
+worked example by default) row by row and says where it FIRST goes wrong, e.g.
+``step 3 (x = <0,0>, epoch 1): your activation θ·x is 1, which is not b + w1·x1 + w2·x2 ...``.
+It works for any order of the points: the order is read from the student's rows.
 
 Notation (notebook 03's): θ = (b, w1, ..., wd) is the bias followed by the weights, and x is
 augmented with a leading 1, so θ·x = b + w·x. The prediction is ŷ = +1 if θ·x >= 0 else -1
 (sign(0) = +1). Under ``rule="prediction"`` (the prediction rule) the update is
 θ ← θ + η (y − ŷ) (1, x), made when ŷ ≠ y; under ``rule="margin"`` it is θ ← θ + η y (1, x),
-made when y θ·x <= 0.
+made when y θ·x <= 0. :func:`check_epoch` checks the prediction rule with η = 1, the notebook's.
 
 :func:`trace_table` turns a recorded fit (``history_``) into notebook 03's trace table: epoch,
 x, θ·x, ŷ, y, update.
@@ -293,19 +293,8 @@ def _scalar(value):
     return value if np.isfinite(value) else None
 
 
-def check_epoch(
-    answer,
-    X=None,
-    y=None,
-    *,
-    theta0=None,
-    rule="prediction",
-    eta=1.0,
-    epochs=1,
-    first_epoch=1,
-    reveal=False,
-):
-    """Check a hand-computed trace and say where it first goes wrong.
+def check_epoch(answer, X=None, y=None, *, theta0=None):
+    """Check a hand-computed epoch of the prediction rule and say where it first goes wrong.
 
     Parameters
     ----------
@@ -317,23 +306,14 @@ def check_epoch(
         The data (default: the worked example of notebook 03).
     theta0 : sequence, optional
         θ before the first row (default: all zeros).
-    rule : {"prediction", "margin"}, default="prediction"
-        The prediction rule θ ← θ + η(y − ŷ)(1, x), or the margin rule θ ← θ + ηy(1, x).
-    eta : float, default=1.0
-    epochs : int, default=1
-        How many epochs the answer should cover (each visits every point once, in any order).
-    first_epoch : int, default=1
-        The number of the first epoch (for the messages).
-    reveal : bool, default=False
-        False: a wrong step gets a hint about the kind of mistake (left out the bias, the margin
-        rule's step instead of the prediction rule's, the wrong sign, an update where there is
-        none), never the right value. True: the message also says what the value should be (for
-        instructors, and for a student who has given up on that step).
 
     Returns
     -------
     Feedback
-        ``correct`` is True only for a complete, correct trace.
+        ``correct`` is True only for a complete, correct epoch (every point visited once, in any
+        order). A wrong step gets a hint about the kind of mistake (left out the bias, the margin
+        rule's step instead of the prediction rule's, the wrong sign, an update where there is
+        none), never the right value.
 
     Examples
     --------
@@ -341,10 +321,6 @@ def check_epoch(
     ...              ((0, 0), 1, 1, (-2, 0, 0))])  # doctest: +NORMALIZE_WHITESPACE
     step 3 (x = <0,0>, epoch 1): your activation θ·x is 1, which is not b + w1·x1 + w2·x2
     for θ = (0, 0, 0), the θ after the previous step. Recompute it term by term.
-    >>> check_epoch([((1, 1), 0, 1, (0, 0, 0)), ((1, 2), 0, 1, (0, 0, 0)),
-    ...              ((0, 0), 1, 1, (-2, 0, 0))], reveal=True)  # doctest: +NORMALIZE_WHITESPACE
-    step 3 (x = <0,0>, epoch 1): your activation θ·x is 1 but it should be 0
-    (θ = (0, 0, 0) before this step, so θ·x = 0 + 0·0 + 0·0).
     """
     X_, ys, _, _ = _setup(X, y, theta0)
     n, d = X_.shape
@@ -352,27 +328,25 @@ def check_epoch(
         raise ValueError(
             "answer must be a list of rows, one per visited point: (x, θ·x, ŷ, θ after the step)."
         )
-    epochs = V.check_max_iter(epochs, "epochs")
     rows = [_parse_row(r, k) for k, r in enumerate(answer)]
     if not rows:
         return Feedback(
             False,
-            f"Your answer has no rows yet: write one row per point ({n} per epoch), "
-            f"then run this cell.",
+            f"Your answer has no rows yet: write one row per point ({n}), then run this cell.",
             1,
             neutral=True,
         )
-    if len(rows) > epochs * n:
+    if len(rows) > n:
         return Feedback(
             False,
-            f"Your answer has {len(rows)} rows, but {epochs} epoch(s) of {n} points have "
-            f"{epochs * n}. Each epoch visits every point exactly once.",
+            f"Your answer has {len(rows)} rows, but an epoch of {n} points has {n}. "
+            "Each epoch visits every point exactly once.",
             None,
         )
 
     order = []
     for k, (x, *_rest) in enumerate(rows):
-        where = f"step {k + 1} (epoch {first_epoch + k // n})"
+        where = f"step {k + 1} (epoch 1)"
         if _blank(x):
             return Feedback(
                 False,
@@ -393,8 +367,7 @@ def check_epoch(
                 f"{', '.join(_point(p) for p in X_)}.",
                 k + 1,
             )
-        start = (k // n) * n
-        unused = [int(i) for i in hits if int(i) not in order[start:]]
+        unused = [int(i) for i in hits if int(i) not in order]
         if not unused:
             return Feedback(
                 False,
@@ -404,26 +377,24 @@ def check_epoch(
             )
         order.append(unused[0])
 
-    truth = epoch_trace(X_, np.where(ys > 0, 1, -1), order, theta0=theta0, rule=rule, eta=eta)
+    truth = epoch_trace(X_, np.where(ys > 0, 1, -1), order, theta0=theta0)
     theta = np.zeros(d + 1) if theta0 is None else np.asarray(theta0, dtype=np.float64)
     for k, (row, ref) in enumerate(zip(rows, truth)):
-        where = f"step {k + 1} (x = {_point(ref['x'])}, epoch {first_epoch + k // n})"
-        message = _check_row(row[1:], ref, theta, where, rule, eta, d, reveal)
+        where = f"step {k + 1} (x = {_point(ref['x'])}, epoch 1)"
+        message = _check_row(row[1:], ref, theta, where, d)
         if message:
             return Feedback(False, message, k + 1, neutral=message.endswith("then run this cell."))
         theta = ref["theta"]
-    if len(rows) < epochs * n:
-        return Feedback(
-            False, f"All {len(rows)} steps so far are right; {epochs * n - len(rows)} to go.", None
-        )
+    if len(rows) < n:
+        return Feedback(False, f"All {len(rows)} steps so far are right; {n - len(rows)} to go.")
     return Feedback(
         True, f"Right: all {len(rows)} steps are correct; θ ends at {_theta(theta[0], theta[1:])}."
     )
 
 
-def _check_row(row, ref, theta, where, rule, eta, d, reveal):
-    """The first wrong entry of a row, or None: with ``reveal`` what the entry should be, else a
-    hint about the kind of mistake, not the right value."""
+def _check_row(row, ref, theta, where, d):
+    """The first wrong entry of a row, or None: a hint about the kind of mistake, not the right
+    value."""
     theta_x, y_hat, theta_after = row
     before = _theta(theta[0], theta[1:])
     x = ref["x"]
@@ -434,14 +405,6 @@ def _check_row(row, ref, theta, where, rule, eta, d, reveal):
     if a is None:
         return f"{where}: your activation θ·x should be a number; got {theta_x!r}."
     if abs(a - ref["theta_x"]) > _TOL:
-        if reveal:
-            terms = " + ".join(
-                [_num(theta[0])] + [f"{_num(t)}·{_num(v)}" for t, v in zip(theta[1:], x)]
-            )
-            return (
-                f"{where}: your activation θ·x is {_num(a)} but it should be "
-                f"{_num(ref['theta_x'])} (θ = {before} before this step, so θ·x = {terms})."
-            )
         if abs(a - (ref["theta_x"] - theta[0])) <= _TOL and theta[0] != 0:
             return (
                 f"{where}: your activation θ·x leaves out the bias b, θ's first entry "
@@ -455,11 +418,6 @@ def _check_row(row, ref, theta, where, rule, eta, d, reveal):
     p = _scalar(y_hat)
     if p is None or p not in (-1.0, 1.0):
         return f"{where}: your prediction ŷ should be +1 or -1; got {y_hat!r}."
-    if p != ref["y_hat"] and reveal:
-        return (
-            f"{where}: your prediction ŷ is {_sign(p)} but it should be {_sign(ref['y_hat'])} "
-            f"(ŷ = +1 when θ·x >= 0, so sign(0) = +1; here θ·x = {_num(ref['theta_x'])})."
-        )
     if p != ref["y_hat"]:
         extra = " A tie θ·x = 0 is predicted +1: sign(0) = +1." if ref["theta_x"] == 0 else ""
         return (
@@ -474,40 +432,12 @@ def _check_row(row, ref, theta, where, rule, eta, d, reveal):
         )
     if np.all(np.abs(t - ref["theta"]) <= _TOL):
         return None
-    y = ref["y"]
-    if reveal:
-        point = f"(1, {', '.join(_num(v) for v in x)})"
-        if not ref["updated"]:
-            why = (
-                f"ŷ = y = {_sign(y)}, so there is no update"
-                if rule == "prediction"
-                else f"y·θ·x = {_num(y * ref['theta_x'])} > 0, so there is no update"
-            )
-        elif rule == "prediction":
-            why = (
-                f"ŷ = {_sign(ref['y_hat'])} but y = {_sign(y)}, so θ ← θ + η(y − ŷ)(1, x) = "
-                f"{before} + {_num(eta * (y - ref['y_hat']))}·{point}"
-            )
-        else:
-            why = (
-                f"y·θ·x = {_num(y * ref['theta_x'])} <= 0, so θ ← θ + ηy(1, x) = "
-                f"{before} + {_num(eta * y)}·{point}"
-            )
-        return (
-            f"{where}: your θ after the step is {_theta(t[0], t[1:])} but it should be "
-            f"{_theta(ref['theta'][0], ref['theta'][1:])} ({why})."
-        )
-    z = np.concatenate([[1.0], x])
     if not ref["updated"]:
-        why = "ŷ = y here" if rule == "prediction" else "y·θ·x > 0 here"
-        return f"{where}: {why}, so the rule makes no update: θ after the step is θ before it."
+        return f"{where}: ŷ = y here, so the rule makes no update: θ after the step is θ before it."
+    z = np.concatenate([[1.0], x])
     c = float(np.round((ref["theta"] - theta) @ z / (z @ z), 12))
     guesses = [
-        (
-            theta,
-            "this step is a mistake, so θ changes"
-            + (" (ŷ ≠ y)" if rule == "prediction" else " (y·θ·x <= 0)"),
-        ),
+        (theta, "this step is a mistake, so θ changes (ŷ ≠ y)"),
         (
             theta - c * z,
             "the step goes towards the point's label: θ + c·(1, x) with c of y's sign, not minus",
@@ -516,28 +446,19 @@ def _check_row(row, ref, theta, where, rule, eta, d, reveal):
             theta + np.concatenate([[0.0], c * x]),
             "the bias changes too: the augmented x starts with a 1, so b moves by the same factor",
         ),
+        (
+            theta + ref["y"] * z,
+            "you took the margin rule's step ηy(1, x); the prediction rule adds "
+            "η(y − ŷ)(1, x), which is twice that on a mistake",
+        ),
     ]
-    if rule == "prediction":
-        guesses.append(
-            (
-                theta + eta * y * z,
-                "you took the margin rule's step ηy(1, x); the prediction rule adds "
-                "η(y − ŷ)(1, x), which is twice that on a mistake",
-            )
-        )
-    else:
-        guesses.append(
-            (
-                theta + 2 * eta * y * z,
-                "you took the prediction rule's step η(y − ŷ)(1, x); the margin rule "
-                "adds ηy(1, x), half of that",
-            )
-        )
     for guess, hint in guesses:
         if np.all(np.abs(t - guess) <= _TOL):
             return f"{where}: your θ after the step is not right: {hint}."
-    formula = "θ + η(y − ŷ)(1, x)" if rule == "prediction" else "θ + ηy(1, x)"
-    return f"{where}: your θ after the step is not right: recompute {formula} from θ = {before}."
+    return (
+        f"{where}: your θ after the step is not right: recompute θ + η(y − ŷ)(1, x) "
+        f"from θ = {before}."
+    )
 
 
 # -- a notebook's exercises: answers live there, never in the student's cell ----------------------
@@ -1117,7 +1038,7 @@ class ExerciseSet:
         self[exercise_id]  # an unknown id is an error, not False
         return exercise_id in self._done
 
-    def reveal(self, exercise_id, show, *, waiting=None):
+    def reveal(self, exercise_id, show):
         """For a cell after an exercise that shows its answer: ``show()`` (and its result) once the
         exercise is answered right or its solution shown, else a neutral note.
 
@@ -1136,8 +1057,7 @@ class ExerciseSet:
             return show()
         return Feedback(
             False,
-            waiting
-            or f"Answer exercise {exercise_id} above first (or run "
+            f"Answer exercise {exercise_id} above first (or run "
             f"show_solution({exercise_id!r})), then run this cell.",
             neutral=True,
         )

@@ -27,5 +27,4 @@ from .evaluation import (
     plot_confusion_matrix,
     plot_error_curves,
     plot_weight_image,
-    plot_weight_images,
 )

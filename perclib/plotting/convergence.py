@@ -11,7 +11,7 @@ import numbers
 import numpy as np
 
 from .. import _validation as V
-from ..losses import ALL_LOSSES, loss_value, perceptron_criterion
+from ..losses import loss_value, perceptron_criterion
 from .core import (
     CLASS_COLORS,
     OKABE_ITO,
@@ -75,11 +75,10 @@ def plot_novikoff_lemma(trace, lemma=1, ax=None):
     return ax
 
 
-def plot_bound_scatter(updates, bounds, ax=None, *, groups=None, s=12):
+def plot_bound_scatter(updates, bounds, ax=None, *, s=12):
     """Log-log scatter of Novikoff's bound (y) against the updates made (x), with the line y = x.
 
-    Every point above the line is a run the bound covered. ``groups`` (optional, one label per
-    point) colours the points by group. Returns the axes.
+    Every point above the line is a run the bound covered. Returns the axes.
     """
     u = _vector(updates, "updates")
     bnd = _vector(bounds, "bounds")
@@ -90,18 +89,7 @@ def plot_bound_scatter(updates, bounds, ax=None, *, groups=None, s=12):
     if np.any(u <= 0) or np.any(bnd <= 0):
         raise ValueError("updates and bounds must be positive to be drawn on log axes.")
     ax = _ax(ax)
-    colors = _SERIES_COLORS
-    if groups is None:
-        ax.scatter(u, bnd, s=s, color=colors[0], alpha=0.6, label=f"{u.size} data sets")
-    else:
-        groups = np.asarray(groups)
-        if groups.shape != u.shape:
-            raise ValueError("groups must give one label per point.")
-        for i, g in enumerate(dict.fromkeys(groups.tolist())):
-            keep = groups == g
-            ax.scatter(
-                u[keep], bnd[keep], s=s, color=colors[i % len(colors)], alpha=0.6, label=str(g)
-            )
+    ax.scatter(u, bnd, s=s, color=_SERIES_COLORS[0], alpha=0.6, label=f"{u.size} data sets")
     lo, hi = min(u.min(), bnd.min()) / 1.5, max(u.max(), bnd.max()) * 1.5
     ax.plot([lo, hi], [lo, hi], color=OKABE_ITO["black"], linewidth=1.5, label="$y = x$")
     ax.set_xscale("log")
@@ -182,20 +170,11 @@ def plot_margin_band(
     return _data_plane(ax, xlim, ylim)
 
 
-def plot_histogram(values, ax=None, *, bins="auto", label=None, color=None, log=False):
-    """A histogram with its mean (solid line) and median (dashed line) marked. Returns the axes.
-
-    With ``log=True`` the bins are spaced logarithmically (values must be positive).
-    """
+def plot_histogram(values, ax=None, *, bins="auto", label=None, color=None):
+    """A histogram with its mean (solid line) and median (dashed line) marked. Returns the axes."""
     v = _vector(values, "values")
     ax = _ax(ax)
     color = OKABE_ITO["sky"] if color is None else color
-    if log:
-        if np.any(v <= 0):
-            raise ValueError("log=True needs positive values.")
-        nb = bins if isinstance(bins, int) else 30
-        bins = np.geomspace(v.min(), v.max() * 1.0001, nb + 1)
-        ax.set_xscale("log")
     ax.hist(v, bins=bins, color=color, edgecolor="white", label=label)
     mean, median = float(np.mean(v)), float(np.median(v))
     ax.axvline(mean, color=OKABE_ITO["vermillion"], linewidth=2, label=f"mean = {mean:.4g}")
@@ -211,23 +190,18 @@ def plot_histogram(values, ax=None, *, bins="auto", label=None, color=None, log=
     return ax
 
 
-def plot_losses(
-    ax=None, *, losses=("zero_one", "perceptron", "hinge", "logistic"), margin_range=(-3.0, 3.0)
-):
-    """The losses as functions of the signed activation m = y (w.x + b). Returns the axes.
+def plot_losses(ax=None):
+    """The 0-1, perceptron, hinge and logistic losses as functions of the signed activation
+    m = y (w.x + b), for m in [-3, 3]. Returns the axes.
 
     The logistic loss is in nats, as :func:`perclib.theory.logistic_loss`; divided by log 2 (bits)
     it passes through 1 at m = 0 and lies above the 0-1 loss everywhere.
     """
-    for name in losses:
-        V.check_choice(name, "loss", ALL_LOSSES)
-    lo, hi = float(margin_range[0]), float(margin_range[1])
-    if not lo < 0 < hi:
-        raise ValueError(f"margin_range must contain 0 strictly inside; got {margin_range!r}.")
+    lo, hi = -3.0, 3.0
     ax = _ax(ax)
     m = np.linspace(lo, hi, 601)
     ones = np.ones_like(m)
-    for name in losses:
+    for name in ("zero_one", "perceptron", "hinge", "logistic"):
         color, style, lab = _LOSS_STYLE[name]
         # the 0-1 loss in two pieces, so that its jump is drawn as a jump
         pieces = (m <= 0, m > 0) if name == "zero_one" else (slice(None),)
@@ -311,8 +285,9 @@ def plot_paired(first, second, ax=None, *, labels=("pocket", "last iterate"), yl
     return ax
 
 
-def plot_updates_vs(values, updates, bound, ax=None, *, xlabel="n", series=None, log_x=True):
-    """Mean updates (with min-max bars) against a varied quantity, with the bound as a dashed line.
+def plot_updates_vs(values, updates, bound, ax=None, *, xlabel="n", series=None):
+    """Mean updates (with min-max bars) against a varied quantity on a log axis, with the bound as
+    a dashed line.
 
     ``updates`` has shape (len(values), n_repeats), or (len(values), n_series, n_repeats) with
     ``series`` naming the middle axis (e.g. the dimensions d). Returns the axes.
@@ -348,8 +323,7 @@ def plot_updates_vs(values, updates, bound, ax=None, *, xlabel="n", series=None,
         linestyle="--",
         label=f"bound $(R/\\gamma^*)^2$ = {float(bound):g}",
     )
-    if log_x:
-        ax.set_xscale("log")
+    ax.set_xscale("log")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("updates")
     ax.set_ylim(bottom=0)
@@ -387,31 +361,6 @@ def _check_points(n):
     return int(n)
 
 
-def plot_objective(values, ax=None, *, current=None, label="mean training loss", xlabel="SGD step"):
-    """A loss curve over steps (or epochs), with an optional marker at step ``current``.
-
-    Returns the axes.
-    """
-    v = _vector(values, "values")
-    ax = _ax(ax)
-    steps = np.arange(v.size)
-    ax.plot(steps, v, color=OKABE_ITO["blue"], linewidth=2, label=label)
-    if current is not None:
-        ax.plot(
-            [current],
-            [v[current]],
-            "o",
-            color=OKABE_ITO["vermillion"],
-            ms=8,
-            label=f"step {current}",
-        )
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("loss")
-    ax.set_ylim(bottom=0)
-    ax.legend()
-    return ax
-
-
 __all__ = [
     "plot_novikoff_lemma",
     "plot_bound_scatter",
@@ -422,5 +371,4 @@ __all__ = [
     "plot_paired",
     "plot_updates_vs",
     "plot_criterion_slice",
-    "plot_objective",
 ]

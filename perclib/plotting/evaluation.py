@@ -3,16 +3,15 @@
 - :func:`plot_error_curves`: test error over epochs, mean line and a ± one standard deviation band;
 - :func:`plot_boundaries`: the boundaries of several fitted binary models over 2-D data (a voted
   perceptron's boundary is not a line: it is drawn as the edge of its +1 region);
-- :func:`plot_weight_image`, :func:`plot_weight_images`: weight vectors as 8 x 8 images;
+- :func:`plot_weight_image`: a weight vector as an 8 x 8 image;
 - :func:`plot_confusion_matrix`: the confusion matrix, with its counts written in the cells.
 
-Every helper takes ``ax=None`` (``axes=None`` for a grid), draws on it or on a new one, and returns
-it; none calls ``plt.show()``. The conventions of :mod:`perclib.plotting.core` hold.
+Every helper takes ``ax=None``, draws on it or on a new one, and returns it; none calls
+``plt.show()``. The conventions of :mod:`perclib.plotting.core` hold.
 """
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
@@ -34,17 +33,14 @@ def _style(name, k):
     return {"color": _EXTRA_COLORS[k % len(_EXTRA_COLORS)], "linestyle": "-", "label": str(name)}
 
 
-def plot_error_curves(curves, ax=None, *, methods=None, band=True, ylabel="test error"):
-    """Mean test error over epochs for each method, with a band of ± one standard deviation.
+def plot_error_curves(curves, ax=None, *, ylabel="test error"):
+    """Mean test error over epochs for each method, with a band of ± one standard deviation
+    (over seeds, ddof=0).
 
     Parameters
     ----------
     curves : :class:`perclib.experiments.ErrorCurves`, or a dict of arrays of shape
         (n_seeds, n_epochs) (a 1-D array counts as one seed).
-    methods : list of str, optional
-        Which methods to draw, in order (default: all).
-    band : bool, default=True
-        Shade mean ± std (standard deviation over seeds, ddof=0).
 
     Returns the axes.
     """
@@ -54,12 +50,8 @@ def plot_error_curves(curves, ax=None, *, methods=None, band=True, ylabel="test 
             "curves must be an ErrorCurves (from perclib.experiments.error_curves) or a non-empty "
             "dict of arrays of shape (n_seeds, n_epochs)."
         )
-    methods = list(errors) if methods is None else list(methods)
-    unknown = [m for m in methods if m not in errors]
-    if unknown:
-        raise ValueError(f"methods {unknown} are not in the curves; they hold {list(errors)}.")
     ax = _ax(ax)
-    for k, m in enumerate(methods):
+    for k, m in enumerate(errors):
         e = np.atleast_2d(np.asarray(errors[m], dtype=np.float64))
         if e.ndim != 2:
             raise ValueError(f"curves[{m!r}] must have shape (n_seeds, n_epochs); got {e.shape}.")
@@ -76,10 +68,9 @@ def plot_error_curves(curves, ax=None, *, methods=None, band=True, ylabel="test 
             marker="o",
             markersize=3,
         )
-        if band:
-            ax.fill_between(
-                epochs, mean - std, mean + std, color=style["color"], alpha=0.15, linewidth=0
-            )
+        ax.fill_between(
+            epochs, mean - std, mean + std, color=style["color"], alpha=0.15, linewidth=0
+        )
     ax.set_xlabel("epoch")
     ax.set_ylabel(ylabel)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -185,9 +176,7 @@ def plot_weight_image(w, ax=None, *, shape=(8, 8), title=None, vmax=None, cmap="
     """
     w = _weights_2d(w, shape)
     if w.shape[0] != 1:
-        raise ValueError(
-            f"plot_weight_image draws one vector; got {w.shape[0]}. Use plot_weight_images."
-        )
+        raise ValueError(f"plot_weight_image draws one vector; got {w.shape[0]}.")
     ax = _ax(ax)
     vmax = float(np.max(np.abs(w))) if vmax is None else float(vmax)
     vmax = vmax if vmax > 0 else 1.0
@@ -199,38 +188,9 @@ def plot_weight_image(w, ax=None, *, shape=(8, 8), title=None, vmax=None, cmap="
     return ax
 
 
-def plot_weight_images(W, axes=None, *, shape=(8, 8), labels=None, ncols=5, cmap="RdBu_r"):
-    """Each row of W (one weight vector per class) as an image, on one shared colour scale.
-
-    ``axes`` is a sequence of at least ``len(W)`` axes, or None for a new grid of ``ncols`` columns.
-    Returns the axes as a flat array (unused axes are switched off).
-    """
-    W = _weights_2d(W, shape)
-    labels = list(range(W.shape[0])) if labels is None else list(labels)
-    if len(labels) != W.shape[0]:
-        raise ValueError(f"labels must name each of the {W.shape[0]} vectors; got {len(labels)}.")
-    if axes is None:
-        nrows = int(np.ceil(W.shape[0] / ncols))
-        fig, axes = plt.subplots(nrows, ncols, figsize=(1.6 * ncols, 1.8 * nrows), squeeze=False)
-        fig.patch.set_facecolor("white")
-    axes = np.asarray(axes, dtype=object).ravel()
-    if axes.size < W.shape[0]:
-        raise ValueError(f"{W.shape[0]} vectors need at least as many axes; got {axes.size}.")
-    vmax = float(np.max(np.abs(W)))
-    for k, ax in enumerate(axes):
-        if k < W.shape[0]:
-            plot_weight_image(W[k], ax, shape=shape, title=str(labels[k]), vmax=vmax, cmap=cmap)
-        else:
-            ax.set_axis_off()
-    return axes
-
-
-def plot_confusion_matrix(C, ax=None, *, labels=None, normalize=False, cmap="Blues"):
+def plot_confusion_matrix(C, ax=None, *, labels=None, cmap="Blues"):
     """The confusion matrix C (rows: true class, columns: predicted class), counts in the cells.
-
-    With ``normalize=True`` each row is divided by its total (the recall of each class is then on
-    the diagonal). Returns the axes.
-    """
+    Returns the axes."""
     C = np.asarray(C)
     if C.ndim != 2 or C.shape[0] != C.shape[1] or C.shape[0] == 0:
         raise ValueError(f"C must be a square matrix (n_classes x n_classes); got shape {C.shape}.")
@@ -240,19 +200,15 @@ def plot_confusion_matrix(C, ax=None, *, labels=None, normalize=False, cmap="Blu
     if len(labels) != C.shape[0]:
         raise ValueError(f"labels must name each of the {C.shape[0]} classes; got {len(labels)}.")
     M = C.astype(np.float64)
-    if normalize:
-        totals = M.sum(axis=1, keepdims=True)
-        M = np.divide(M, totals, out=np.zeros_like(M), where=totals > 0)
     ax = _ax(ax)
     ax.imshow(M, cmap=cmap, vmin=0, interpolation="nearest")
     high = M.max() / 2 if M.max() > 0 else 1
     for i in range(M.shape[0]):
         for j in range(M.shape[1]):
-            text = f"{M[i, j]:.2f}" if normalize else f"{int(C[i, j])}"
             ax.text(
                 j,
                 i,
-                text,
+                f"{int(C[i, j])}",
                 ha="center",
                 va="center",
                 fontsize=8,
