@@ -13,7 +13,7 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
 
     Training is the perceptron's (margin rule). Each weight vector w_k is kept with its survival
     count c_k as in Freund and Schapire's pseudocode: a new vector starts at c = 1 (the example
-    that made it counts; w_1 = 0 starts at 0) and gains 1 for each example it then classifies
+    that made it counts; w_0 = 0 starts at 0) and gains 1 for each example it then classifies
     correctly, until its first mistake. So the counts add up to the examples visited. The
     prediction is sign(sum_k c_k * sign(w_k.x + b_k)), with sign(0) = +1 at both levels.
 
@@ -28,11 +28,11 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
 
     Attributes
     ----------
-    weights_ : ndarray of shape (K, n_features)
-        The iterates w_1 = 0, ..., w_K, in order (K = n_updates_ + 1).
-    intercepts_ : ndarray of shape (K,)
-    counts_ : ndarray of shape (K,)
-        The survival counts c_k (c_1 is 0 when the first example is a mistake).
+    weights_ : ndarray of shape (K + 1, n_features)
+        The iterates w_0 = 0, w_1, ..., w_K, in order (K = n_updates_).
+    intercepts_ : ndarray of shape (K + 1,)
+    counts_ : ndarray of shape (K + 1,)
+        The survival counts c_0, ..., c_K (c_0 is 0 when the first example is a mistake).
     last_coef_, last_intercept_ : the last iterate w_K, b_K.
     classes_, n_features_in_, n_iter_, n_updates_, converged_, mistakes_ : as in
         :class:`Perceptron`.
