@@ -98,9 +98,12 @@ def test_01_exercises_accept_every_valid_form_and_hint_without_the_answer():
     from decimal import Decimal
     from fractions import Fraction
 
-    for form in (55, 55.0, "55", Fraction(55), Decimal("55"), [55]):
+    for form in (55, 55.0, "55", Fraction(55), Decimal("55"), [55], "55k", "$55k", "$55,000"):
         assert check("01-1", form), form
+    assert check("01-1", 55000)  # in dollars
     assert "approved or denied" in check("01-1", 56).message
+    assert "approved or denied" in check("01-1", "56k").message
+    assert "bias" in check("01-1", 5).message and not check("01-1", "lots")
     right = [(1, 2), (0, 0)]
     for form in (right, right[::-1], np.array(right), [[0, 0], [1, 2]], ((1.0, 2.0), (0, 0))):
         assert check("01-2", form), form
@@ -108,28 +111,42 @@ def test_01_exercises_accept_every_valid_form_and_hint_without_the_answer():
     assert "no class" in check("01-2", [(1, 1), (1, 2), (0, 0)]).message  # np.sign
     assert "prediction too" in check("01-2", [(1, 2)]).message  # ties left out
     assert not check("01-2", [(1, 2), (0, 0), (5, 5)])
-    for form in ((4, -4), ["4", "-4"], np.array([4.0, -4.0]), (Fraction(4), Decimal("-4"))):
+    assert check("01-2", "[(1,2),(0,0)]") and not check("01-2", "[(1, 2)]")
+    # 01-3: any equation of the line with the asked property, in any valid form
+    for form in (
+        ((-3, -4, 5), (0.15, 0.2, -0.25)),
+        [[-6, -8, 10], ["3/20", "1/5", "-1/4"]],
+        np.array([[-0.3, -0.4, 0.5], [0.15, 0.2, -0.25]]),
+        ((Fraction(-1), Decimal("-4") / 3, Fraction(5, 3)), (Fraction(3, 20), 0.2, -0.25)),
+        "((-3, -4, 5), (0.15, 0.2, -0.25))",
+        "-3, -4, 5, 0.15, 0.2, -0.25",
+    ):
         assert check("01-3", form), form
-    assert "equal" in check("01-3", (4, 4)).message  # the sign convention missed
-    assert "give 2 numbers" in check("01-3", 4).message
+    fb = check("01-3", ((3, 4, -5), (0.15, 0.2, -0.25)))  # w still points towards (3, 4)
+    assert not fb and "which way does w point" in fb.message.lower()
+    fb = check("01-3", ((-3, -4, 5), (-3, -4, 5)))  # the activation is not scale-free
+    assert not fb and "activation at (3, 4) is -20" in fb.message and "1/20" not in fb.message
+    assert "not the line" in check("01-3", ((-3, -4, 4), (0.15, 0.2, -0.25))).message
+    assert "not the equation of a line" in check("01-3", ((0, 0, 0), (3, 4, -5))).message
+    assert "give two equations" in check("01-3", (4, -4)).message
     assert check("01-2", {(1, 2), (0, 0)}) and check("01-2", frozenset({(0, 0), (1, 2)}))
     mirror = lambda w, b, x: x - 2 * (w @ x + b) / (w @ w) * w  # noqa: E731
     assert check_function("01-4", mirror)
     assert check_function("01-4", lambda w, b, x: list(mirror(w, b, x)))  # a list is fine
     for form in ("none", "None.", "no plane", "No, it is not separable", "No.", "impossible"):
-        assert check("01-5", form, because="c"), form
+        assert check("01-5", form, because="b"), form
     for form in ("It is not separable", "no such plane exists", "It's not linearly separable"):
-        assert check("01-5", form, because="c"), form
+        assert check("01-5", form, because="b"), form
     for form in ("No idea", "no, it is separable"):  # not an answer: the form hint
-        assert "four numbers" in check("01-5", form, because="c").message, form
-    assert check("01-5", "none", because="(C)")
-    for key in "abd":  # a wrong reason is wrong, and its hint does not name the right key
+        assert "four numbers" in check("01-5", form, because="b").message, form
+    assert check("01-5", "none", because="(B)")
+    for key in "acde":  # a wrong reason is wrong, and its hint does not name the right key
         fb = check("01-5", "none", because=key)
-        assert not fb and '"c"' not in fb.message
+        assert not fb and '"b"' not in fb.message
     # a plane, in any number form, is tested on the eight corners
-    fb = check("01-5", ("1", "1", "1", "-3/2"), because="c")
+    fb = check("01-5", ("1", "1", "1", "-3/2"), because="e")
     assert not fb and "<1,1,1> (a = 1.5, label -1)" in fb.message and "none" not in fb.message
-    assert "four numbers" in check("01-5", "yes", because="c").message
+    assert "four numbers" in check("01-5", "yes", because="b").message
     assert check("01-5", "none", because=...).neutral
 
 
