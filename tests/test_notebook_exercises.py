@@ -237,6 +237,7 @@ def test_03_choices_are_graded_on_the_students_own_choice():
         assert check("03-3", (order, end, 2))
         assert check("03-3", (order, list(end), "2"))  # other valid forms
         assert check("03-3", (order, str(end), Decimal(2)))
+        assert check("03-3", (order, end, "two"))  # a number word
         assert not check("03-3", (order, end, 4))  # the old, wrong count
         assert not check("03-3", (order, (-2, 0, 0) if end != (-2, 0, 0) else (-2, 2, 0), 2))
     # a guess does not pass: "no" (the old answer form) and a fixed theta fail on most orders
@@ -245,9 +246,10 @@ def test_03_choices_are_graded_on_the_students_own_choice():
     assert not check("03-3", ([(1, 1)] * 4, (-2, 0, 0), 2))
     assert check("03-3", ([..., ..., ..., ...], ..., ...)).neutral
     # 2: the reversed run, every numeric form
-    for form in (1, "1", 1.0, [1], Fraction(1), Decimal("1")):
+    for form in (1, "1", 1.0, [1], Fraction(1), Decimal("1"), "one", "One."):
         assert check("03-2", form)
     assert not check("03-2", 3)
+    assert not check("03-2", "three")
     blank = check("03-1", [((1, 1), ..., ..., ...)])
     assert blank.neutral
     rows = [
@@ -283,6 +285,21 @@ def test_03_choices_are_graded_on_the_students_own_choice():
         hints.add(fb.message)
     assert len(hints) == 1  # one hint for every wrong (step, point): no step is confirmed
     assert check("03-5", (..., ...)).neutral
+    assert "your step and point" in check("03-5", ..., because=...).message  # the first prompt
+    # 4: the worked solution's broken_by passes, and returns section 4's lists on its trace
+    code = str(show_solution("03-4")).split("```python\n")[1].split("```")[0]
+    space = {"np": np}
+    exec(code, space)
+    assert check_function("03-4", space["broken_by"])
+    assert check_function("03-4", lambda *a: np.array(space["broken_by"](*a)))  # an array too
+    run = Perceptron(rule="prediction", record=True).fit(X, y)
+    thetas = [np.zeros(3)] + [np.r_[s.b, s.w] for s in run.history_]
+    found = {
+        k + 1: space["broken_by"](thetas[k], thetas[k + 1], X, y)
+        for k, s in enumerate(run.history_)
+        if s.updated
+    }
+    assert {k: [int(i) for i in v] for k, v in found.items()} == {3: [0, 1], 5: [2], 7: []}
 
 
 def test_03_reversed_run_stops_on_a_line_that_does_not_separate_strictly():
