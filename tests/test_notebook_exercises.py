@@ -369,37 +369,45 @@ def test_04_exercises():
     fb = check_function("04-4", lambda w0, w_star, eta, g, R: (R / g) ** 2)
     assert not fb and "from w̃_0 = 0" in fb.message
     # 5: the conclusion, the number and the reason, every valid form; guesses fail
-    for form in (("yes", 1601, "d"), ("Yes ", 1601.0, "D"), ("yes", Fraction(1601), "(d)")):
+    for form in (("yes", 1025, "d"), ("Yes ", 1025.0, "D"), ("yes", Fraction(1025), "(d)")):
         assert check("04-5", form)
-    assert check("04-5", ("yes", Decimal("1601"), "d")) and check("04-5", ("yes", "1601", "d"))
-    assert check("04-5", ("y", 1601, "d")) and check("04-5", (True, 1601, "d"))
-    assert not check("04-5", (False, 1601, "d")) and not check("04-5", ("n", 1601, "d"))
-    assert not any("1600" in text or "0.05)²" in text for text in MODULES["04"]._WHY.values())
+    assert check("04-5", ("yes", Decimal("1025"), "d")) and check("04-5", ("yes", "1025", "d"))
+    assert check("04-5", ("y", 1025, "d")) and check("04-5", (True, 1025, "d"))
+    assert not check("04-5", (False, 1025, "d")) and not check("04-5", ("n", 1025, "d"))
+    assert not any("1024" in text or "1)²" in text for text in MODULES["04"]._WHY.values())
     hints = set()
-    for wrong in (("no", 1601, "d"), ("yes", 1600, "d"), ("yes", 1601, "c"), ("no", 1600, "c")):
+    for wrong in (("no", 1025, "d"), ("yes", 1024, "d"), ("yes", 1025, "c"), ("no", 1024, "c")):
         assert not check("04-5", wrong)
         hints.add(check("04-5", wrong).message)
     assert len(hints) == 1  # the parts are judged together
-    assert not check("04-5", ("yes", 1601, "blah blah blah blah"))
+    assert not check("04-5", ("yes", 1025, "blah blah blah blah"))
     assert check("04-5", ...).neutral and check("04-5", ("yes", ..., "d")).neutral
 
 
-def test_04_5_the_bound_1600_is_reached_under_the_promise():
-    """The solution's construction: 1600 orthogonal vectors of norm 2, no bias, reach 1600."""
-    n = 1600
-    X = 2.0 * np.eye(n)  # R = 2
-    y = np.where(np.arange(n) % 2 == 0, 1, -1)  # any labels (perclib needs two classes)
-    run = Perceptron(fit_intercept=False).fit(X, y)
-    assert run.converged_ and run.n_updates_ == n == (2 / 0.05) ** 2
-    # gamma* = 0.05: the unit vector of the labels gives every point 2/sqrt(n) = 0.05, and no
-    # unit vector gives all points more (n entries of |w_i| > 1/sqrt(n) have squares summing > 1)
-    w = y / np.linalg.norm(y)
-    assert np.min(y * (X @ w)) == pytest.approx(0.05)
-    assert np.max(np.linalg.norm(X, axis=1)) == 2.0
-    assert "2e_1" in _value(get_exercise("04-5").solution)
+def test_04_5_the_bound_1024_is_reached_with_a_bias_under_the_promise():
+    """The solution's construction: the rows of a 1024 x 1024 Hadamard matrix are the augmented
+    points (first column all 1); the perceptron with a bias makes 1024 updates, R = 32, γ* = 1."""
+    from scipy.linalg import hadamard
+
+    n = 1024
+    H = hadamard(n).astype(float)
+    assert np.all(H[:, 0] == 1)
+    X = H[:, 1:]  # the points; the bias trick puts the 1 back
+    y = np.random.default_rng(0).choice([-1, 1], n)  # any labels
+    run = Perceptron().fit(X, y)  # with a bias, from 0, in the given order
+    assert run.converged_ and run.n_updates_ == n == (32 / 1) ** 2
+    Xt = np.c_[np.ones(n), X]
+    assert np.max(np.linalg.norm(Xt, axis=1)) == 32.0  # R in the augmented space
+    # gamma* = 1: the final weights, at unit length, give every point margin 1, and no unit
+    # vector gives all points more (their average margin is at most ||sum y_i x~_i|| / n = 1)
+    w = np.r_[run.intercept_, run.coef_]
+    w = w / np.linalg.norm(w)
+    assert np.allclose(y * (Xt @ w), 1.0)
+    assert np.linalg.norm(y @ Xt) / n == pytest.approx(1.0)
+    assert "Hadamard" in _value(get_exercise("04-5").solution)
     for ex in ("04-2", "04-3", "04-4", "04-5"):
         sol = str(show_solution(ex))
-        assert sol.strip() and ("1601" in sol if ex == "04-5" else True)
+        assert sol.strip() and ("1025" in sol if ex == "04-5" else True)
     assert "50" in str(show_solution("04-3"))
 
 
