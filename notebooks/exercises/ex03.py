@@ -253,7 +253,7 @@ def _broken_ref(theta_before, theta_after, X, y, tie=1.0, bias=True, was_right=T
 def _broken_cases(rng):
     """Updates of the prediction rule on small integer data, many with ties, as the trace has."""
     cases = []
-    while len(cases) < 30:
+    while len(cases) < 25:
         n = int(rng.integers(3, 7))
         X = rng.integers(-2, 3, (n, 2)).astype(float)
         y = rng.choice([-1.0, 1.0], n)
