@@ -565,6 +565,14 @@ _UNREAD = object()  # an answer that cannot be read in the wanted form
 _YES_NO = ("yes", "no")
 
 
+_NUMBER_WORDS = dict(
+    zip(
+        "zero one two three four five six seven eight nine ten eleven twelve".split(),
+        range(13),
+    )
+)
+
+
 def _words(text):
     """A word answer normalised: lower case, punctuation and repeated spaces dropped.
 
@@ -578,13 +586,14 @@ def _number(value):
     """One finite float from a number in any valid form (str, int, float, Fraction, Decimal,
     numpy scalar), or None.
 
-    >>> [_number(v) for v in (" -1 ", "+1", "1/2", "0.5", True, "nan", "two")]
-    [-1.0, 1.0, 0.5, 0.5, None, None, None]
+    >>> [_number(v) for v in (" -1 ", "+1", "1/2", "0.5", True, "nan", "Two", "lots")]
+    [-1.0, 1.0, 0.5, 0.5, None, None, 2.0, None]
     """
     if isinstance(value, (bool, np.bool_)):
         return None
     if isinstance(value, str):
         text = value.strip().replace("−", "-").replace(" ", "")
+        text = str(_NUMBER_WORDS.get(_words(value), text))
         try:
             value = Fraction(text)
         except (ValueError, ZeroDivisionError):
@@ -598,7 +607,14 @@ def _number(value):
 
 
 def _numbers(value):
-    """A float array from numbers in any valid form, nested in lists, tuples or arrays, or None."""
+    """A float array from numbers in any valid form, nested in lists, tuples or arrays, or None;
+    a string of comma-separated numbers is a list of them.
+
+    >>> _numbers("(4, -4)").tolist(), _numbers("5, 7").tolist(), _numbers("1,2,x")
+    ([4.0, -4.0], [5.0, 7.0], None)
+    """
+    if isinstance(value, str) and "," in value:
+        value = value.strip().strip("()[]").split(",")
     if isinstance(value, np.ndarray):
         if value.dtype.kind in "iuf":
             arr = value.astype(np.float64)
@@ -830,7 +846,7 @@ class ExerciseSet:
     >>> exercises.check("00-1", 5)  # doctest: +NORMALIZE_WHITESPACE
     Not yet: Recheck your working step by step.
     Stuck? show_solution('00-1') gives the worked solution.
-    >>> exercises.check("00-1", "four")
+    >>> exercises.check("00-1", "several")
     Not yet: give a number for the sum.
     >>> exercises.show_solution("00-1")
     Solution 00-1:

@@ -473,7 +473,7 @@ def test_words_case_space_punctuation_blind_with_synonyms_and_yes_no():
 @pytest.mark.parametrize(
     "expected, answer, form",
     [
-        (2, "two", "give a number"),
+        (2, "a couple", "give a number"),
         (2, True, "give a number"),
         (2, [1, 2], "give a number"),
         (2, float("nan"), "give a number"),

@@ -98,9 +98,12 @@ def test_01_exercises_accept_every_valid_form_and_hint_without_the_answer():
     from decimal import Decimal
     from fractions import Fraction
 
-    for form in (55, 55.0, "55", Fraction(55), Decimal("55"), [55]):
+    for form in (55, 55.0, "55", Fraction(55), Decimal("55"), [55], "55k", "$55k", "$55,000"):
         assert check("01-1", form), form
+    assert check("01-1", 55000)  # in dollars
     assert "approved or denied" in check("01-1", 56).message
+    assert "approved or denied" in check("01-1", "56k").message
+    assert "bias" in check("01-1", 5).message and not check("01-1", "lots")
     right = [(1, 2), (0, 0)]
     for form in (right, right[::-1], np.array(right), [[0, 0], [1, 2]], ((1.0, 2.0), (0, 0))):
         assert check("01-2", form), form
@@ -108,28 +111,42 @@ def test_01_exercises_accept_every_valid_form_and_hint_without_the_answer():
     assert "no class" in check("01-2", [(1, 1), (1, 2), (0, 0)]).message  # np.sign
     assert "prediction too" in check("01-2", [(1, 2)]).message  # ties left out
     assert not check("01-2", [(1, 2), (0, 0), (5, 5)])
-    for form in ((4, -4), ["4", "-4"], np.array([4.0, -4.0]), (Fraction(4), Decimal("-4"))):
+    assert check("01-2", "[(1,2),(0,0)]") and not check("01-2", "[(1, 2)]")
+    # 01-3: any equation of the line with the asked property, in any valid form
+    for form in (
+        ((-3, -4, 5), (0.15, 0.2, -0.25)),
+        [[-6, -8, 10], ["3/20", "1/5", "-1/4"]],
+        np.array([[-0.3, -0.4, 0.5], [0.15, 0.2, -0.25]]),
+        ((Fraction(-1), Decimal("-4") / 3, Fraction(5, 3)), (Fraction(3, 20), 0.2, -0.25)),
+        "((-3, -4, 5), (0.15, 0.2, -0.25))",
+        "-3, -4, 5, 0.15, 0.2, -0.25",
+    ):
         assert check("01-3", form), form
-    assert "equal" in check("01-3", (4, 4)).message  # the sign convention missed
-    assert "give 2 numbers" in check("01-3", 4).message
+    fb = check("01-3", ((3, 4, -5), (0.15, 0.2, -0.25)))  # w still points towards (3, 4)
+    assert not fb and "which way does w point" in fb.message.lower()
+    fb = check("01-3", ((-3, -4, 5), (-3, -4, 5)))  # the activation is not scale-free
+    assert not fb and "activation at (3, 4) is -20" in fb.message and "1/20" not in fb.message
+    assert "not the line" in check("01-3", ((-3, -4, 4), (0.15, 0.2, -0.25))).message
+    assert "not the equation of a line" in check("01-3", ((0, 0, 0), (3, 4, -5))).message
+    assert "give two equations" in check("01-3", (4, -4)).message
     assert check("01-2", {(1, 2), (0, 0)}) and check("01-2", frozenset({(0, 0), (1, 2)}))
     mirror = lambda w, b, x: x - 2 * (w @ x + b) / (w @ w) * w  # noqa: E731
     assert check_function("01-4", mirror)
     assert check_function("01-4", lambda w, b, x: list(mirror(w, b, x)))  # a list is fine
     for form in ("none", "None.", "no plane", "No, it is not separable", "No.", "impossible"):
-        assert check("01-5", form, because="c"), form
+        assert check("01-5", form, because="b"), form
     for form in ("It is not separable", "no such plane exists", "It's not linearly separable"):
-        assert check("01-5", form, because="c"), form
+        assert check("01-5", form, because="b"), form
     for form in ("No idea", "no, it is separable"):  # not an answer: the form hint
-        assert "four numbers" in check("01-5", form, because="c").message, form
-    assert check("01-5", "none", because="(C)")
-    for key in "abd":  # a wrong reason is wrong, and its hint does not name the right key
+        assert "four numbers" in check("01-5", form, because="b").message, form
+    assert check("01-5", "none", because="(B)")
+    for key in "acde":  # a wrong reason is wrong, and its hint does not name the right key
         fb = check("01-5", "none", because=key)
-        assert not fb and '"c"' not in fb.message
+        assert not fb and '"b"' not in fb.message
     # a plane, in any number form, is tested on the eight corners
-    fb = check("01-5", ("1", "1", "1", "-3/2"), because="c")
+    fb = check("01-5", ("1", "1", "1", "-3/2"), because="e")
     assert not fb and "<1,1,1> (a = 1.5, label -1)" in fb.message and "none" not in fb.message
-    assert "four numbers" in check("01-5", "yes", because="c").message
+    assert "four numbers" in check("01-5", "yes", because="b").message
     assert check("01-5", "none", because=...).neutral
 
 
@@ -138,14 +155,14 @@ def test_02_exercises_accept_every_valid_form_and_hint_without_the_answer():
 
     for form in (0.5, "0.5", Fraction(1, 2), [0.5]):
         assert check("02-1", form), form
-    for form in ((5, 7), ["5", "7"], np.array([5, 7])):
+    for form in ((5, 7), ["5", "7"], np.array([5, 7]), "5, 7", "(5,7)", ("five", "seven")):
         assert check("02-2", form), form
     # a tie not counted as a mistake, or b not moving, gives another range (and its own hint)
     assert "exactly on the boundary" in check("02-2", (4, 6)).message
     assert "moves b" in check("02-2", (7, 8)).message
     fb = check("02-2", (5, 6))  # the upper end one short: a hint that names no value
     assert not fb and "y·a = 0" in fb.message and "7" not in fb.message and "+ 1" not in fb.message
-    for form in (1, "1", "same", "The same.", "no change", "unchanged"):
+    for form in (1, "1", "same", "The same.", "no change", "unchanged", "one", "One", "1x"):
         assert check("02-3", form), form
     from exercises.ex02 import _perclib_epoch, _prediction_epoch
 
@@ -174,7 +191,8 @@ def test_02_exercises_accept_every_valid_form_and_hint_without_the_answer():
     # the facts that make them wrong
     assert np.sign(0.0) == 0
     fb = check("02-5", ("both", "both"), because="d")
-    assert not fb and "y = +1" in fb.message and "y = −1" not in fb.message
+    assert not fb and "one of your two answers" in fb.message  # not which one
+    assert "y = +1" not in fb.message.split("At a = 0")[0]
     assert check("02-5", ("margin", "both"), because=...).neutral
 
 
@@ -219,6 +237,7 @@ def test_03_choices_are_graded_on_the_students_own_choice():
         assert check("03-3", (order, end, 2))
         assert check("03-3", (order, list(end), "2"))  # other valid forms
         assert check("03-3", (order, str(end), Decimal(2)))
+        assert check("03-3", (order, end, "two"))  # a number word
         assert not check("03-3", (order, end, 4))  # the old, wrong count
         assert not check("03-3", (order, (-2, 0, 0) if end != (-2, 0, 0) else (-2, 2, 0), 2))
     # a guess does not pass: "no" (the old answer form) and a fixed theta fail on most orders
@@ -227,9 +246,10 @@ def test_03_choices_are_graded_on_the_students_own_choice():
     assert not check("03-3", ([(1, 1)] * 4, (-2, 0, 0), 2))
     assert check("03-3", ([..., ..., ..., ...], ..., ...)).neutral
     # 2: the reversed run, every numeric form
-    for form in (1, "1", 1.0, [1], Fraction(1), Decimal("1")):
+    for form in (1, "1", 1.0, [1], Fraction(1), Decimal("1"), "one", "One."):
         assert check("03-2", form)
     assert not check("03-2", 3)
+    assert not check("03-2", "three")
     blank = check("03-1", [((1, 1), ..., ..., ...)])
     assert blank.neutral
     rows = [
@@ -265,6 +285,21 @@ def test_03_choices_are_graded_on_the_students_own_choice():
         hints.add(fb.message)
     assert len(hints) == 1  # one hint for every wrong (step, point): no step is confirmed
     assert check("03-5", (..., ...)).neutral
+    assert "your step and point" in check("03-5", ..., because=...).message  # the first prompt
+    # 4: the worked solution's broken_by passes, and returns section 4's lists on its trace
+    code = str(show_solution("03-4")).split("```python\n")[1].split("```")[0]
+    space = {"np": np}
+    exec(code, space)
+    assert check_function("03-4", space["broken_by"])
+    assert check_function("03-4", lambda *a: np.array(space["broken_by"](*a)))  # an array too
+    run = Perceptron(rule="prediction", record=True).fit(X, y)
+    thetas = [np.zeros(3)] + [np.r_[s.b, s.w] for s in run.history_]
+    found = {
+        k + 1: space["broken_by"](thetas[k], thetas[k + 1], X, y)
+        for k, s in enumerate(run.history_)
+        if s.updated
+    }
+    assert {k: [int(i) for i in v] for k, v in found.items()} == {3: [0, 1], 5: [2], 7: []}
 
 
 def test_03_reversed_run_stops_on_a_line_that_does_not_separate_strictly():
@@ -334,37 +369,45 @@ def test_04_exercises():
     fb = check_function("04-4", lambda w0, w_star, eta, g, R: (R / g) ** 2)
     assert not fb and "from w̃_0 = 0" in fb.message
     # 5: the conclusion, the number and the reason, every valid form; guesses fail
-    for form in (("yes", 1601, "d"), ("Yes ", 1601.0, "D"), ("yes", Fraction(1601), "(d)")):
+    for form in (("yes", 1025, "d"), ("Yes ", 1025.0, "D"), ("yes", Fraction(1025), "(d)")):
         assert check("04-5", form)
-    assert check("04-5", ("yes", Decimal("1601"), "d")) and check("04-5", ("yes", "1601", "d"))
-    assert check("04-5", ("y", 1601, "d")) and check("04-5", (True, 1601, "d"))
-    assert not check("04-5", (False, 1601, "d")) and not check("04-5", ("n", 1601, "d"))
-    assert not any("1600" in text or "0.05)²" in text for text in MODULES["04"]._WHY.values())
+    assert check("04-5", ("yes", Decimal("1025"), "d")) and check("04-5", ("yes", "1025", "d"))
+    assert check("04-5", ("y", 1025, "d")) and check("04-5", (True, 1025, "d"))
+    assert not check("04-5", (False, 1025, "d")) and not check("04-5", ("n", 1025, "d"))
+    assert not any("1024" in text or "1)²" in text for text in MODULES["04"]._WHY.values())
     hints = set()
-    for wrong in (("no", 1601, "d"), ("yes", 1600, "d"), ("yes", 1601, "c"), ("no", 1600, "c")):
+    for wrong in (("no", 1025, "d"), ("yes", 1024, "d"), ("yes", 1025, "c"), ("no", 1024, "c")):
         assert not check("04-5", wrong)
         hints.add(check("04-5", wrong).message)
     assert len(hints) == 1  # the parts are judged together
-    assert not check("04-5", ("yes", 1601, "blah blah blah blah"))
+    assert not check("04-5", ("yes", 1025, "blah blah blah blah"))
     assert check("04-5", ...).neutral and check("04-5", ("yes", ..., "d")).neutral
 
 
-def test_04_5_the_bound_1600_is_reached_under_the_promise():
-    """The solution's construction: 1600 orthogonal vectors of norm 2, no bias, reach 1600."""
-    n = 1600
-    X = 2.0 * np.eye(n)  # R = 2
-    y = np.where(np.arange(n) % 2 == 0, 1, -1)  # any labels (perclib needs two classes)
-    run = Perceptron(fit_intercept=False).fit(X, y)
-    assert run.converged_ and run.n_updates_ == n == (2 / 0.05) ** 2
-    # gamma* = 0.05: the unit vector of the labels gives every point 2/sqrt(n) = 0.05, and no
-    # unit vector gives all points more (n entries of |w_i| > 1/sqrt(n) have squares summing > 1)
-    w = y / np.linalg.norm(y)
-    assert np.min(y * (X @ w)) == pytest.approx(0.05)
-    assert np.max(np.linalg.norm(X, axis=1)) == 2.0
-    assert "2e_1" in _value(get_exercise("04-5").solution)
+def test_04_5_the_bound_1024_is_reached_with_a_bias_under_the_promise():
+    """The solution's construction: the rows of a 1024 x 1024 Hadamard matrix are the augmented
+    points (first column all 1); the perceptron with a bias makes 1024 updates, R = 32, γ* = 1."""
+    from scipy.linalg import hadamard
+
+    n = 1024
+    H = hadamard(n).astype(float)
+    assert np.all(H[:, 0] == 1)
+    X = H[:, 1:]  # the points; the bias trick puts the 1 back
+    y = np.random.default_rng(0).choice([-1, 1], n)  # any labels
+    run = Perceptron().fit(X, y)  # with a bias, from 0, in the given order
+    assert run.converged_ and run.n_updates_ == n == (32 / 1) ** 2
+    Xt = np.c_[np.ones(n), X]
+    assert np.max(np.linalg.norm(Xt, axis=1)) == 32.0  # R in the augmented space
+    # gamma* = 1: the final weights, at unit length, give every point margin 1, and no unit
+    # vector gives all points more (their average margin is at most ||sum y_i x~_i|| / n = 1)
+    w = np.r_[run.intercept_, run.coef_]
+    w = w / np.linalg.norm(w)
+    assert np.allclose(y * (Xt @ w), 1.0)
+    assert np.linalg.norm(y @ Xt) / n == pytest.approx(1.0)
+    assert "Hadamard" in _value(get_exercise("04-5").solution)
     for ex in ("04-2", "04-3", "04-4", "04-5"):
         sol = str(show_solution(ex))
-        assert sol.strip() and ("1601" in sol if ex == "04-5" else True)
+        assert sol.strip() and ("1025" in sol if ex == "04-5" else True)
     assert "50" in str(show_solution("04-3"))
 
 

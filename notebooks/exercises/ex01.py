@@ -9,11 +9,13 @@ perclib.exercises. The notebook loads them with
 
 from __future__ import annotations
 
+import ast
+
 import numpy as np
 
 from perclib._format import num as _num
 from perclib.datasets import worked_example
-from perclib.exercises import Exercise, ExerciseSet, Mistake, _numbers, _words
+from perclib.exercises import Exercise, ExerciseSet, Feedback, Mistake, _number, _numbers, _words
 
 EXERCISES = ExerciseSet()
 
@@ -29,40 +31,78 @@ def _lowest_salary(bias=_CREDIT_B, years_w=0.5, debt_w=-0.3):
     return -(years_w * _YEARS + debt_w * _DEBT + bias) / _CREDIT_W[0]
 
 
+def _salary(answer):
+    """A salary in k$ from a number, or a string such as "55k", "$55k", "$55,000" or "55000"
+    (a number of 1000 or more is read as dollars); None if it is not one.
+
+    >>> [_salary(a) for a in (55, "55k", "$55K", "$55,000", 55000, "55 k$", "lots")]
+    [55.0, 55.0, 55.0, 55.0, 55.0, 55.0, None]
+    """
+    if isinstance(answer, str):
+        text = answer.strip().lower().replace("$", "").replace(" ", "")
+        thousands = text.endswith("k")
+        text = text.removesuffix("k").replace(",", "")
+        value = _number(text)
+        if value is None:
+            return None
+        return value if thousands or abs(value) < 1000 else value / 1000
+    got = _numbers(answer)
+    if got is None or got.size != 1:
+        return None
+    value = float(got.ravel()[0])
+    return value if abs(value) < 1000 else value / 1000
+
+
+def _judge_salary(answer):
+    got = _salary(answer)
+    if got is None:
+        return 'give a number for the salary, in k$ (such as 30 or "30k").'
+    if abs(got - _lowest_salary()) <= 1e-6:
+        return Feedback(True, "Right: the lowest salary is correct.")
+    for m in _SALARY_MISTAKES:
+        if abs(got - m.value()) <= 1e-6:
+            return m.hint
+    return (
+        "Write the activation as a function of the salary s, with the other features fixed, "
+        "and find where its sign changes."
+    )
+
+
+_SALARY_MISTAKES = (
+    Mistake(
+        lambda: _lowest_salary(bias=0.0),
+        "That salary makes the weighted sum of the features 0; the bank compares it with "
+        "its threshold. Where is the bias in your working?",
+    ),
+    Mistake(
+        lambda: _lowest_salary(debt_w=0.3),
+        "Debt has a negative weight: owing money lowers the score. Check the sign of the "
+        "debt's term.",
+    ),
+    Mistake(
+        lambda: _lowest_salary(years_w=0.0),
+        "Years in residence count too: the applicant has lived 2 years at their address.",
+    ),
+    Mistake(
+        lambda: _lowest_salary() + 0.1,
+        "At the salary you solved for, the activation is exactly 0. Is that applicant "
+        "approved or denied in this course (section 2)?",
+    ),
+    Mistake(
+        lambda: _lowest_salary() + 1.0,
+        "At the salary you solved for, the activation is exactly 0. Is that applicant "
+        "approved or denied in this course (section 2)?",
+    ),
+)
+
 EXERCISES.add(
     Exercise(
         "01-1",
         "quick",
         "the lowest salary",
-        lambda: _lowest_salary(),
-        mistakes=(
-            Mistake(
-                lambda: _lowest_salary(bias=0.0),
-                "That salary makes the weighted sum of the features 0; the bank compares it with "
-                "its threshold. Where is the bias in your working?",
-            ),
-            Mistake(
-                lambda: _lowest_salary(debt_w=0.3),
-                "Debt has a negative weight: owing money lowers the score. Check the sign of the "
-                "debt's term.",
-            ),
-            Mistake(
-                lambda: _lowest_salary(years_w=0.0),
-                "Years in residence count too: the applicant has lived 2 years at their address.",
-            ),
-            Mistake(
-                lambda: _lowest_salary() + 0.1,
-                "At the salary you solved for, the activation is exactly 0. Is that applicant "
-                "approved or denied in this course (section 2)?",
-            ),
-            Mistake(
-                lambda: _lowest_salary() + 1.0,
-                "At the salary you solved for, the activation is exactly 0. Is that applicant "
-                "approved or denied in this course (section 2)?",
-            ),
-        ),
-        hint="Write the activation as a function of the salary s, with the other features fixed, "
-        "and find where its sign changes.",
+        None,
+        judge=_judge_salary,
+        hint="",
         solution="The activation is 0.1·s + 0.5·2 − 0.3·5 − 5 = 0.1·s − 5.5. It is >= 0 from "
         "s = 55 on, and at s = 55 exactly it is 0, a tie: sign(0) = +1, so that applicant is "
         "approved. The lowest salary is 55 (k$).",
@@ -88,7 +128,14 @@ def _misclassified(tie=1, w=_LINE2[0], b=_LINE2[1]):
 
 def _read_points(answer):
     """A set of 2-D points from a list, tuple or array of points; None if it is not one."""
-    if isinstance(answer, (str, bytes, dict)):
+    if isinstance(answer, str):  # "[(1, 2), (0, 0)]" typed as text
+        try:
+            answer = ast.literal_eval(answer.strip() or "[]")
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return None
+        if isinstance(answer, str):
+            return None
+    if isinstance(answer, (bytes, dict)):
         return None
     if isinstance(answer, (set, frozenset)):  # "which points": a set is the natural type
         answer = sorted(answer, key=repr)
@@ -147,59 +194,70 @@ EXERCISES.add(
 )
 
 
-# -- 3: the signed distance when the line's equation is rescaled -------------------------------
+# -- 3: two equations of one line, chosen for what they say about a point ------------------------
 
 _P3 = np.array([3.0, 4.0])
-_FORMS3 = ((np.array([3.0, 4.0]), -5.0), (np.array([-6.0, -8.0]), 10.0))  # the same line
+_LINE3 = np.array([3.0, 4.0, -5.0])  # (w1, w2, b) of 3 x1 + 4 x2 - 5 = 0
 
 
-def _distances(norm=np.linalg.norm, scale_b=True):
-    """The signed distance of (3, 4) from the line in each of its two forms."""
-    out = []
-    for w, b in _FORMS3:
-        b = b if scale_b or b < 0 else -5.0
-        out.append(float((w @ _P3 + b) / norm(w)))
-    return tuple(out)
+def _equations(answer):
+    """Two (w1, w2, b) triples from any valid form (nested sequences, arrays, a string), or None."""
+    if isinstance(answer, str):
+        try:
+            answer = ast.literal_eval(answer.strip().replace("−", "-"))
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            answer = answer.replace("(", "").replace(")", "")  # "-3, -4, 5, 0.15, 0.2, -0.25"
+    got = _numbers(answer)
+    if got is None or got.size != 6:
+        return None
+    return got.reshape(2, 3)
+
+
+def _judge_equations(answer):
+    got = _equations(answer)
+    if got is None:
+        return "give two equations as ((w1, w2, b), (w1, w2, b))."
+    for k, v in enumerate(got, 1):
+        w, b = v[:2], v[2]
+        c = float(v @ _LINE3 / (_LINE3 @ _LINE3))  # v = c·(3, 4, −5) if it is the same line
+        if not np.any(w):
+            return f"equation {k} has w = (0, 0): it is not the equation of a line."
+        if not np.allclose(v, c * _LINE3, atol=1e-9):
+            x = np.array([-1.0, 2.0])  # a point of the line 3 x1 + 4 x2 − 5 = 0
+            return (
+                f"equation {k} is not the line 3x1 + 4x2 − 5 = 0: the point (−1, 2) is on that "
+                f"line, but your equation gives it {_num(float(w @ x + b))}, not 0."
+            )
+        distance, activation = (w @ _P3 + b) / np.linalg.norm(w), w @ _P3 + b
+        if k == 1 and not np.isclose(distance, -4.0):
+            return (
+                f"in equation 1, (3, 4) has signed distance {_num(float(distance))}, not −4. "
+                "Which way does w point in your equation, and which side is (3, 4) on?"
+            )
+        if k == 2 and not np.isclose(activation, 1.0):
+            return (
+                f"in equation 2, the activation at (3, 4) is {_num(float(activation))}, not 1. "
+                "What does multiplying the whole equation by a number do to it?"
+            )
+    return None
 
 
 EXERCISES.add(
     Exercise(
         "01-3",
-        "quick",
-        "the pair of signed distances",
-        lambda: _distances(),
-        mistakes=(
-            Mistake(
-                lambda: tuple(abs(v) for v in _distances()),
-                "Your two numbers are equal. The line and the point did not move, but one thing "
-                "in the formula did change between the two forms: which way does w point in each?",
-            ),
-            Mistake(
-                lambda: _distances(norm=lambda w: 1.0),
-                "Those are activations w.x + b, not distances: the second form doubled the "
-                "equation, and a distance cannot depend on how the equation is written.",
-            ),
-            Mistake(
-                lambda: _distances(norm=lambda w: w @ w),
-                "You divided by the squared length of w.",
-            ),
-            Mistake(
-                lambda: _distances(scale_b=False),
-                "In the second form every coefficient is multiplied by −2, the constant too.",
-            ),
-            Mistake(
-                lambda: tuple(-v for v in _distances()),
-                "Check the signs: is (3, 4) on the side w points to, or on the other side, in "
-                "each form?",
-            ),
-        ),
-        hint="Read w and b off each equation, then use section 3's signed distance for each.",
-        solution="First form: w = (3, 4), b = −5, ||w|| = 5, (9 + 16 − 5)/5 = 4. Second form: "
-        "w = (−6, −8), b = 10, ||w|| = 10, (−18 − 32 + 10)/10 = −4. Answer (4, −4). Scaling "
-        "the equation by a positive number changes nothing; by a negative one it flips w, so "
-        "the + side (the side w points to) becomes the other half-plane and the signed distance "
-        "changes sign. Its size, the distance itself, stays 4: it belongs to the line and the "
-        "point, not to the equation.",
+        "predict",
+        "each of your two equations",
+        None,
+        judge=_judge_equations,
+        hint="",
+        solution="Every equation of the line is c·(3x1 + 4x2 − 5) = 0 with c ≠ 0, that is "
+        "(w1, w2, b) = c·(3, 4, −5). At (3, 4) its activation is c·(9 + 16 − 5) = 20c and its "
+        "signed distance 20c/(|c|·5) = ±4: the size 4 belongs to the line and the point, only "
+        "the sign depends on the equation, through the direction of w. (1) Signed distance −4 "
+        "needs c < 0, w pointing away from (3, 4): any negative c, such as (−3, −4, 5) or "
+        "(−6, −8, 10). (2) Activation 1 needs 20c = 1, c = 1/20: (0.15, 0.2, −0.25), the only "
+        "one; the activation, unlike the distance, changes with the scale of the equation. "
+        "For example ((−3, −4, 5), (0.15, 0.2, −0.25)).",
     )
 )
 
@@ -333,32 +391,40 @@ EXERCISES.add(
         reasons={
             "a": "It compares the number of active inputs with a threshold, like section 1's "
             "threshold units, so one threshold unit computes it.",
-            "b": "It has five −1 corners and only three +1 corners, and a plane cannot leave "
-            "five corners of the cube on one side.",
-            "c": "The centre of the three +1 corners, (2/3, 2/3, 2/3), is also an average of "
+            "b": "The centre of the three +1 corners, (2/3, 2/3, 2/3), is also an average of "
             "two −1 corners, 1/3·<0,0,0> + 2/3·<1,1,1>; the activation is linear, so it would "
             "have to be >= 0 and < 0 there at once.",
+            "c": "It has five −1 corners and only three +1 corners, and a plane cannot leave "
+            "five corners of the cube on one side.",
             "d": "Turning an input on can turn the output off (from two active to three), and a "
             "function that is not monotone in its inputs is never linearly separable.",
+            "e": "The plane x1 + x2 + x3 = 2 passes through the three +1 corners and through no "
+            "−1 corner, so a slight tilt or shift of it puts the +1 corners on one side and the "
+            "−1 corners on the other.",
         },
-        reason="c",
+        reason="b",
         reason_hints={
             "a": "a threshold unit fires from a count on; does this function stay on when a "
             "third input comes on?",
-            "b": "the three-input AND (+1 only at <1,1,1>) leaves seven corners on one side: "
+            "c": "the three-input AND (+1 only at <1,1,1>) leaves seven corners on one side: "
             "count what a plane can do before relying on it.",
             "d": "try x1 AND NOT x2 on two inputs: turning x2 on turns it off. Is it linearly "
             "separable? Look for a line.",
+            "e": "on which side of the plane x1 + x2 + x3 = 2 is <0,0,0>, and on which side is "
+            "<1,1,1>? Can one shift or tilt put both of them on the same side, away from the "
+            "three +1 corners?",
         },
-        solution="Not separable (reason c). Suppose (w, b) separated it, with sign(0) = +1. The "
+        solution="Not separable (reason b). Suppose (w, b) separated it, with sign(0) = +1. The "
         "+1 corners <1,1,0>, <1,0,1>, <0,1,1> have a >= 0; add the three: 2(w1 + w2 + w3) + "
         "3b >= 0, so the activation at their centre (2/3, 2/3, 2/3) is >= 0. The −1 corners "
         "<0,0,0> and <1,1,1> have b < 0 and w1 + w2 + w3 + b < 0; 1/3 of the first plus 2/3 of "
         "the second is the activation at the same centre, < 0. A contradiction: the convex "
         "hulls of the two classes meet, so no plane separates them (as for XOR). Option a "
-        "fails because 'exactly two' is two thresholds (at least two, and not three); b fails "
+        "fails because 'exactly two' is two thresholds (at least two, and not three); c fails "
         "because AND leaves seven corners on one side; d fails because x1 AND NOT x2 is not "
-        "monotone yet is separable, e.g. (w1, w2, b) = (1, −1, −0.5).",
+        "monotone yet is separable, e.g. (w1, w2, b) = (1, −1, −0.5); e fails because the "
+        "−1 corners <0,0,0> and <1,1,1> lie on opposite sides of x1 + x2 + x3 = 2, so no plane "
+        "near it leaves both on the −1 side.",
     )
 )
 

@@ -130,6 +130,11 @@ EXERCISES.add(
             "unchanged": 1,
             "as many": 1,
             "equal": 1,
+            "1x": 1,
+            "1 x": 1,
+            "x1": 1,
+            "1 times": 1,
+            "once": 1,
         },
         mistakes=(
             Mistake(
@@ -293,13 +298,8 @@ def _judge_tie(answer):
         return form + ' Each is "margin", "prediction", "both" or "neither".'
     if plus == "margin" and minus == "both":
         return None
-    wrong = []
-    if plus != "margin":
-        wrong.append("y = +1")
-    if minus != "both":
-        wrong.append("y = −1")
     return (
-        f"your answer for {' and '.join(wrong)} does not follow from the two tests. At a = 0, "
+        "at least one of your two answers does not follow from the two tests. At a = 0, "
         "work out y·a for the margin rule and ŷ = sign(0) for the prediction rule."
     )
 

@@ -232,77 +232,78 @@ EXERCISES.add(
 )
 
 
-def _prediction_step_ref(theta, x, y, eta):
-    z = np.concatenate([[1.0], x])
-    a = float(theta @ z)
-    y_hat = 1.0 if a >= 0 else -1.0
-    return a, y_hat, theta + eta * (y - y_hat) * z
+def _broken_ref(theta_before, theta_after, X, y, tie=1.0, bias=True, was_right=True, fixed=False):
+    """The indices of the points that theta_after gets wrong and theta_before got right.
+
+    The keywords make the anticipated bugs: a tie predicted tie, the bias left out, every point
+    wrong after (whether or not it was right before), the points fixed instead of broken.
+    """
+    Z = np.c_[np.ones(len(X)) if bias else np.zeros(len(X)), X]
+
+    def right(theta):
+        a = Z @ theta
+        return np.where(a > 0, 1.0, np.where(a < 0, -1.0, tie)) == y
+
+    before, after = right(theta_before), right(theta_after)
+    if fixed:
+        return [int(i) for i in np.flatnonzero(~before & after)]
+    return [int(i) for i in np.flatnonzero((before | (not was_right)) & ~after)]
 
 
-def _step_cases(rng):
+def _broken_cases(rng):
+    """Updates of the prediction rule on small integer data, many with ties, as the trace has."""
     cases = []
-    for k in range(30):
-        theta = rng.integers(-3, 4, 3).astype(float)
-        x = rng.integers(-2, 3, 2).astype(float)
-        if k % 4 == 0:  # a tie
-            theta[0] = -float(theta[1:] @ x)
-        y = float(rng.choice([-1.0, 1.0]))
-        eta = float(rng.choice([0.5, 1.0]))
-        cases.append(((theta, x, y, eta), _prediction_step_ref(theta, x, y, eta)))
+    while len(cases) < 25:
+        n = int(rng.integers(3, 7))
+        X = rng.integers(-2, 3, (n, 2)).astype(float)
+        y = rng.choice([-1.0, 1.0], n)
+        theta = rng.integers(-2, 3, 3).astype(float)
+        i = int(rng.integers(n))
+        z = np.r_[1.0, X[i]]
+        y_hat = 1.0 if theta @ z >= 0 else -1.0
+        if y_hat == y[i]:
+            continue  # no update on this point
+        after = theta + (y[i] - y_hat) * z
+        cases.append(((theta, after, X, y), _broken_ref(theta, after, X, y)))
     return cases
-
-
-def _bug_step(tie=1.0, margin=False, no_one=False):
-    def step(theta, x, y, eta):
-        z = np.concatenate([[0.0 if no_one else 1.0], x])
-        a = float(theta @ np.concatenate([[1.0], x]))
-        y_hat = 1.0 if a > 0 else (-1.0 if a < 0 else tie)
-        if margin:
-            return a, y_hat, theta + eta * y * z if y * a <= 0 else theta
-        return a, y_hat, theta + eta * (y - y_hat) * z
-
-    return step
-
-
-def _swapped_step(theta, x, y, eta):
-    a, y_hat, after = _prediction_step_ref(theta, x, y, eta)
-    return y_hat, a, after
 
 
 EXERCISES.add(
     Exercise(
         "03-4",
         "implement",
-        "your prediction_step",
-        _step_cases,
+        "your broken_by",
+        _broken_cases,
         mistakes=(
             Mistake(
-                _bug_step(tie=-1.0),
-                "Your ŷ differs on a tie, θ·x = 0: which sign does this course give a tie?",
+                lambda t0, t1, X, y: _broken_ref(t0, t1, X, y, tie=-1.0),
+                "Your list differs where a point has θ·x = 0: which class does this course "
+                "predict for a tie?",
             ),
             Mistake(
-                _bug_step(margin=True),
-                "Your θ after the step is the margin rule's. Compare the step size of the two "
-                "rules on a mistake (section 1).",
+                lambda t0, t1, X, y: _broken_ref(t0, t1, X, y, was_right=False),
+                "Your list has points that were already wrong before the update: the question "
+                "is which points the update made wrong.",
             ),
             Mistake(
-                _swapped_step,
-                "Your first two results look swapped: the function returns them in the order "
-                "(theta_x, y_hat, theta_after).",
+                lambda t0, t1, X, y: _broken_ref(t0, t1, X, y, fixed=True),
+                "Your list has the points the update fixed, not the ones it broke.",
             ),
             Mistake(
-                _bug_step(no_one=True),
-                "Your θ after the step keeps its first entry, the bias: which vector is added "
-                "to θ, x or its augmented form?",
+                lambda t0, t1, X, y: _broken_ref(t0, t1, X, y, bias=False),
+                "Your activations leave out θ's first entry, the bias: θ·x is taken with the "
+                "augmented x.",
             ),
         ),
-        hint="Work that case out by hand, three numbers in turn (θ·x, ŷ, θ after the step), "
-        "and see which of your three results is the first to differ.",
-        returns=("theta_x", "y_hat", "theta_after"),
-        solution="```python\ndef prediction_step(theta, x, y, eta):\n"
-        "    z = np.r_[1.0, x]            # the augmented x\n    a = theta @ z\n"
-        "    y_hat = 1.0 if a >= 0 else -1.0\n    return "
-        "a, y_hat, theta + eta * (y - y_hat) * z\n```",
+        hint="Work that case out by hand: for each point, its prediction under θ before and "
+        "under θ after, and whether each is right. Which point is your list wrong about?",
+        solution="```python\ndef broken_by(theta_before, theta_after, X, y):\n"
+        "    Z = np.c_[np.ones(len(X)), X]  # the augmented points\n"
+        "    def right(theta):\n"
+        "        return np.where(Z @ theta >= 0, 1, -1) == y  # sign(0) = +1\n"
+        "    return list(np.flatnonzero(right(theta_before) & ~right(theta_after)))\n```\n"
+        "For section 2's trace: the update at step 3 breaks both +1 points, the one at step 5 "
+        "breaks <0,0>, the one at step 7 none.",
         seed=303,
     )
 )
@@ -378,7 +379,7 @@ EXERCISES.add(
     Exercise(
         "03-5",
         "explain",
-        "your answer",
+        "your step and point",
         None,
         judge=_judge_breaks,
         reasons=_WHY_BREAK,

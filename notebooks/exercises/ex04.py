@@ -291,7 +291,7 @@ _WHY = {
     "b": "a run that has not stopped after 2000 updates never stops",
     "c": "the bound needs γ* exactly, which nobody knows, so no count of updates proves anything",
     "d": "every separable data set that keeps the promise allows at most (R/γ*)² updates with "
-    "R = 2 and γ* = 0.05, and 2000 is more",
+    "R = 32 and γ* = 1, and 2000 is more",
 }
 
 
@@ -312,13 +312,16 @@ def _judge_stop(answer):
         return "(c) must be one of the letters a, b, c, d."
     if n is None:
         return "(b) must be a number of updates."
-    if word == "yes" and letter == "d" and abs(n - ((2 / 0.05) ** 2 + 1)) <= 1e-6:
+    if word == "yes" and letter == "d" and abs(n - ((_R5 / _GAMMA5) ** 2 + 1)) <= 1e-6:
         return None
     return (
-        "not all three parts are right (this check does not say which). Start from the promise: "
-        "which largest number of updates does it allow a run on separable data? Can a run on "
-        "separable data make exactly that many? Then test each reason against the promise."
+        "not all three parts are right (this check does not say which). Go back to what the "
+        "promise and the theorem say about a run on separable data, and test each of your three "
+        "parts against them."
     )
+
+
+_R5, _GAMMA5 = 32.0, 1.0  # the colleague's radius and the promised margin
 
 
 EXERCISES.add(
@@ -328,17 +331,20 @@ EXERCISES.add(
         "your answer",
         None,
         judge=_judge_stop,
-        solution="(a) Yes, for reason (d). With the promise, separable data have γ* >= 0.05, so a "
-        "run on them makes at most (R/γ*)² <= (2/0.05)² = 1600 updates. A run that has made more "
-        "than 1600 updates cannot be on separable data: the colleague's 2000 prove that the data "
-        "are not separable. (b) A run on separable data can make exactly 1600 updates: take the "
-        "1600 vectors 2e_1, ..., 2e_1600 of R^1600 (orthogonal, each of norm 2, so R = 2), "
-        "labelled +1 or −1 in any way, and the perceptron without bias. Each point is orthogonal "
-        "to every earlier update, so it is a tie when visited and the margin rule updates on "
-        "every one of them: 1600 updates; and γ* = 0.05 exactly (the unit vector of the labels "
-        "gives every point margin 2/√1600 = 0.05, and no unit vector gives all 1600 points "
-        "more, as its squared entries sum to 1). So 1600 updates prove nothing, and the smallest "
-        'count that proves it is 1601. Answer ("yes", 1601, "d"). Not a: without the promise '
+        solution="(a) Yes, for reason (d). With the promise, separable data have γ* >= 1, so a "
+        "run on them makes at most (R/γ*)² <= (32/1)² = 1024 updates. A run that has made more "
+        "than 1024 updates cannot be on separable data: the colleague's 2000 prove that the data "
+        "are not separable. (b) A run of this notebook's perceptron (with a bias) on separable "
+        "data that keep the promise can make exactly 1024 updates: take the 1024 rows of a "
+        "Hadamard matrix H (entries ±1, rows orthogonal, first column all 1, as "
+        "scipy.linalg.hadamard(1024) builds it); row i is the augmented point x̃_i = (1, x_i), so "
+        "the data are x_i = the rest of row i, labelled +1 or −1 in any way. Every x̃_i has norm "
+        "√1024 = 32 = R. Each point is orthogonal to every earlier update, so it is a tie when "
+        "visited and the margin rule updates on every one: 1024 updates, after which every "
+        "point has margin 1 under the final w̃ scaled to unit length; and no unit w̃ gives all "
+        "points more (their average margin is at most ||Σ y_i x̃_i||/1024 = 1), so γ* = 1 "
+        "exactly. So 1024 updates prove nothing, and the smallest count that proves it is "
+        '1025. Answer ("yes", 1025, "d"). Not a: without the promise '
         "γ* can be as small as you like, and so can the bound be large. Not b: a run may stop "
         "later. Not c: that is the situation without the promise; the promise is exactly a "
         "known lower bound on γ*, which turns the theorem into a test.",
