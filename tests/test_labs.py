@@ -491,7 +491,7 @@ def averaged_fit(X, y, eta=1.0, max_iter=10):
             "b never changed",
         ),
         "fit-no-early-stop": (
-            [("dual_fit", "        if mistakes == 0:\n            break\n", "")],
+            [("dual_fit", "        if clean:\n            break\n", "")],
             "dual_fit",
             "test_dual_fit",
             "stop after the first epoch without a mistake",
@@ -1351,8 +1351,9 @@ def test_student_pack_holds_no_solution_and_no_hidden_test(tmp_path, build):
 
 
 # Lines of a lab solution that the course's notebooks teach in the open (notebook 02 starts its
-# training loop with it): not a leak of the lab, listed here so that any other line still counts.
-TAUGHT = {"w, b = np.zeros(X.shape[1]), 0.0"}
+# training loop with it; notebook 08 writes the linear kernel so): not a leak of the lab, listed
+# here so that any other line still counts.
+TAUGHT = {"w, b = np.zeros(X.shape[1]), 0.0", "return A @ B.T"}
 
 
 def test_handouts_hold_no_lab_solution_or_hidden_test():
