@@ -67,6 +67,13 @@ FUNCTIONS = {
         "voted_predict": {"test_voted"},
         "averaged_predict": {"test_averaged"},
     },
+    "lab5": {
+        "linear_kernel": {"test_linear"},
+        "polynomial_kernel": {"test_polynomial"},
+        "rbf_kernel": {"test_rbf"},
+        "dual_fit": {"test_dual_fit"},
+        "dual_predict": {"test_dual_predict"},
+    },
 }
 
 WRAPPERS = {
@@ -136,6 +143,40 @@ def averaged_predict(weights, intercepts, counts, X):
     ref.intercept_ = float(c @ np.asarray(intercepts, float))
     ref.classes_, ref.n_features_in_ = np.array([-1, 1]), ref.coef_.shape[0]
     return ref.predict(X)
+""",
+    },
+    "lab5": {
+        "linear_kernel": """
+import sklearn.metrics.pairwise as pairwise
+def linear_kernel(A, B):
+    return pairwise.linear_kernel(A, B)
+""",
+        "polynomial_kernel": """
+from sklearn.metrics.pairwise import pairwise_kernels
+def polynomial_kernel(A, B, degree=2, gamma=1.0, coef0=1.0):
+    return pairwise_kernels(A, B, metric="poly", degree=degree, gamma=gamma, coef0=coef0)
+""",
+        # No function of the student's: scikit-learn's own under the graded name.
+        "rbf_kernel": """
+from sklearn.metrics.pairwise import rbf_kernel
+""",
+        "dual_fit": """
+from perclib import KernelPerceptron
+def dual_fit(K, y, max_iter=10):
+    ref = KernelPerceptron(kernel="precomputed", max_iter=max_iter).fit(np.asarray(K, float), y)
+    alpha = np.zeros(len(y))
+    alpha[ref.support_] = np.abs(ref.dual_coef_)
+    return alpha, ref.intercept_, ref.n_iter_
+""",
+        "dual_predict": """
+from perclib import KernelPerceptron
+def dual_predict(alpha, b, y, K):
+    K = np.asarray(K, float)
+    ref = KernelPerceptron(kernel="precomputed")
+    ref.support_, ref.n_features_in_ = np.arange(K.shape[1]), K.shape[1]
+    ref.dual_coef_ = np.asarray(alpha, float) * np.asarray(y, float)
+    ref.intercept_, ref.classes_ = float(b), np.array([-1.0, 1.0])
+    return ref.predict(K)
 """,
     },
 }
@@ -382,6 +423,123 @@ def averaged_fit(X, y, eta=1.0, max_iter=10):
             "you let the iterates vote",
         ),
     },
+    "lab5": {
+        "linear-transposed": (
+            [("linear_kernel", "return A @ B.T", "return B @ A.T")],
+            "linear_kernel",
+            "test_linear",
+            "returned K(B, A)",
+        ),
+        "poly-without-gamma": (
+            [
+                (
+                    "polynomial_kernel",
+                    "return (gamma * (A @ B.T) + coef0) ** degree",
+                    "return (A @ B.T + coef0) ** degree",
+                )
+            ],
+            "polynomial_kernel",
+            "test_polynomial",
+            "leaves out gamma",
+        ),
+        "poly-without-coef0": (
+            [
+                (
+                    "polynomial_kernel",
+                    "return (gamma * (A @ B.T) + coef0) ** degree",
+                    "return (gamma * (A @ B.T)) ** degree",
+                )
+            ],
+            "polynomial_kernel",
+            "test_polynomial",
+            "leaves out coef0",
+        ),
+        "rbf-distance-unsquared": (
+            [
+                (
+                    "rbf_kernel",
+                    "np.exp(-gamma * np.maximum(squared, 0.0))",
+                    "np.exp(-gamma * np.sqrt(np.maximum(squared, 0.0)))",
+                )
+            ],
+            "rbf_kernel",
+            "test_rbf",
+            "the kernel takes its square",
+        ),
+        "rbf-gamma-divides": (
+            [
+                (
+                    "rbf_kernel",
+                    "np.exp(-gamma * np.maximum(squared, 0.0))",
+                    "np.exp(-np.maximum(squared, 0.0) / gamma)",
+                )
+            ],
+            "rbf_kernel",
+            "test_rbf",
+            "it does not divide it",
+        ),
+        "fit-strict-less-than": (
+            [("dual_fit", "if y[i] * a <= 0:", "if y[i] * a < 0:")],
+            "dual_fit",
+            "test_dual_fit",
+            "activation exactly 0",
+        ),
+        "fit-no-bias": (
+            [("dual_fit", "                b += y[i]\n", "")],
+            "dual_fit",
+            "test_dual_fit",
+            "b never changed",
+        ),
+        "fit-no-early-stop": (
+            [("dual_fit", "        if clean:\n            break\n", "")],
+            "dual_fit",
+            "test_dual_fit",
+            "stop after the first epoch without a mistake",
+        ),
+        "fit-signed-alpha": (
+            [
+                ("dual_fit", "alpha[i] += 1", "alpha[i] += y[i]"),
+                (
+                    "dual_fit",
+                    "a = np.dot(alpha * y, K[:, i]) + b",
+                    "a = np.dot(alpha, K[:, i]) + b",
+                ),
+            ],
+            "dual_fit",
+            "test_dual_fit",
+            "your alpha holds alpha_i y_i",
+        ),
+        "predict-np-sign": (
+            [
+                (
+                    "dual_predict",
+                    "return np.where(activations >= 0, 1.0, -1.0)",
+                    "return np.sign(activations)",
+                )
+            ],
+            "dual_predict",
+            "test_dual_predict",
+            "np.sign(0) is 0",
+        ),
+        "predict-zero-is-minus": (
+            [
+                (
+                    "dual_predict",
+                    "return np.where(activations >= 0, 1.0, -1.0)",
+                    "return np.where(activations > 0, 1.0, -1.0)",
+                )
+            ],
+            "dual_predict",
+            "test_dual_predict",
+            "activation exactly 0 predicts +1",
+        ),
+        "predict-without-labels": (
+            [("dual_predict", "activations = K @ (alpha * y) + b", "activations = K @ alpha + b")],
+            "dual_predict",
+            "test_dual_predict",
+            "leaves out the labels",
+        ),
+    },
 }
 for _lab, _wrappers in WRAPPERS.items():
     for _name, _src in _wrappers.items():
@@ -468,6 +626,41 @@ CORRECT = {
             "averaged_predict",
             "return np.where(X @ w_sum + b_sum >= 0, 1.0, -1.0)",
             "return tuple(np.where(X @ w_sum + b_sum >= 0, 1, -1).astype(np.int8))",
+        ),
+    ],
+    "lab5": [
+        # Loops and lists instead of matrix products.
+        (
+            "linear_kernel",
+            "= SOURCE",
+            """
+def linear_kernel(A, B):
+    return [[sum(float(a) * float(b) for a, b in zip(r, s)) for s in B] for r in A]
+""",
+        ),
+        (
+            "polynomial_kernel",
+            "return (gamma * (A @ B.T) + coef0) ** degree",
+            "return ((gamma * (A @ B.T) + coef0) ** degree).astype(np.float32)",
+        ),
+        # scipy's squared distances (not a kernel model), by broadcasting in another order.
+        (
+            "rbf_kernel",
+            "= SOURCE",
+            """
+from scipy.spatial.distance import cdist
+def rbf_kernel(A, B, gamma=1.0):
+    return tuple(np.exp(-gamma * cdist(np.atleast_2d(A), np.atleast_2d(B), "sqeuclidean")))
+""",
+        ),
+        # Integer counts and bias, the activation from K's row, a list for alpha.
+        ("dual_fit", "alpha, b = np.zeros(n), 0.0", "alpha, b = np.zeros(n, dtype=np.int64), 0"),
+        ("dual_fit", "a = np.dot(alpha * y, K[:, i]) + b", "a = K[i] @ (alpha * y) + b"),
+        ("dual_fit", "return alpha, b, n_epochs", "return [alpha.tolist(), b, np.int64(n_epochs)]"),
+        (
+            "dual_predict",
+            "return np.where(activations >= 0, 1.0, -1.0)",
+            "return [1 if a >= 0 else -1 for a in activations]",
         ),
     ],
 }
@@ -886,6 +1079,34 @@ def averaged_fit(X, y, eta=1.0, max_iter=10):
             "solution",
         ),
     },
+    "lab5": {
+        # scikit-learn's kernel reached by a name the code-reading cannot resolve: the worker's
+        # blocker stops it while rbf_kernel is graded.
+        "attack-kernel-by-name": (
+            [],
+            [
+                (
+                    "rbf_kernel",
+                    "= SOURCE",
+                    "import importlib\n"
+                    "def rbf_kernel(A, B, gamma=1.0):\n"
+                    "    m = importlib.import_module('sklearn.metrics.' + 'pair' + 'wise')\n"
+                    "    return m.rbf_kernel(np.asarray(A, float), np.asarray(B), gamma=gamma)",
+                )
+            ],
+            "solution",
+        ),
+        "attack-grader-reference": (
+            [
+                "import importlib\n"
+                "g = importlib.import_module('lab' + 'grader' + '.lab5')\n"
+                "dual_fit = lambda K, y, max_iter=10: g.ref_dual_fit(K, y, max_iter)[:3]\n"
+                "rbf_kernel, dual_predict = g.ref_rbf, g.ref_dual_predict"
+            ],
+            [],
+            "untouched",
+        ),
+    },
 }
 
 
@@ -1068,9 +1289,11 @@ def _feedback(course, student, lab):
     return text, "\n".join(c.source for c in nb.cells)
 
 
-# Largest first: --dist loadscope --no-loadscope-reorder (Makefile) hands the classes out in this
-# order, before any other scope (../conftest.py), two per worker at the start: lab 4 and lab 3 to
-# one, lab 1 and lab 2 to the other (19 + 13 and 16 + 13 submissions to grade).
+# One class per lab, largest set first: lab 5 (25 submissions to grade), lab 4, lab 1, lab 3, lab 2.
+class TestLab5(_Lab):
+    LAB = "lab5"
+
+
 class TestLab4(_Lab):
     LAB = "lab4"
 
@@ -1128,8 +1351,9 @@ def test_student_pack_holds_no_solution_and_no_hidden_test(tmp_path, build):
 
 
 # Lines of a lab solution that the course's notebooks teach in the open (notebook 02 starts its
-# training loop with it): not a leak of the lab, listed here so that any other line still counts.
-TAUGHT = {"w, b = np.zeros(X.shape[1]), 0.0"}
+# training loop with it; notebook 08 writes the linear kernel so): not a leak of the lab, listed
+# here so that any other line still counts.
+TAUGHT = {"w, b = np.zeros(X.shape[1]), 0.0", "return A @ B.T"}
 
 
 def test_handouts_hold_no_lab_solution_or_hidden_test():
@@ -1205,7 +1429,7 @@ def test_a_grader_error_is_never_the_students(monkeypatch):
         assert "your instructor will grade it" in errors[0]["evalue"], errors
 
 
-@pytest.mark.parametrize("lab", ["lab2", "lab3", "lab4"])
+@pytest.mark.parametrize("lab", ["lab2", "lab3", "lab4", "lab5"])
 def test_explored_data_are_per_student_and_reproducible(lab, monkeypatch):
     """The data a student explores derive from (secret, lab, student id): the released setup cell
     holds the term's data key, one id gives the same seeds on every run, two ids different ones,

@@ -2,7 +2,7 @@
 
 The scores are decided here, in the grader's own process, never in the student's: the student's
 cells run in a sandboxed worker (``sandbox.py``, ``worker.py``), and each hidden test (a function
-of ``lab1.py`` ... ``lab4.py``) draws its inputs, calls the student's function through the worker
+of ``lab1.py`` ... ``lab5.py``) draws its inputs, calls the student's function through the worker
 (inputs in, outputs out, as data), and compares the outputs with its reference here. A failed test
 returns a hint that names the kind of mistake, never an input, an expected value, the student's
 own exception text or anything the student's code printed.

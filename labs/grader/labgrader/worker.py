@@ -120,6 +120,11 @@ SKLEARN = (
     "sklearn.linear_model._stochastic_gradient",
     "sklearn.linear_model._perceptron",
     "sklearn.linear_model._passive_aggressive",
+    # the kernels and the kernel machines (lab 5)
+    "sklearn.metrics.pairwise",
+    "sklearn.svm._base",
+    "sklearn.svm._classes",
+    "sklearn.kernel_approximation",
 )
 BLOCKED_MESSAGE = (
     "is not available while your function is graded: write the algorithm yourself instead of "
@@ -146,9 +151,9 @@ def _blockable(name):
 
 
 def _algorithm_functions():
-    """perclib's algorithms and scikit-learn's SGD perceptrons, among the modules imported so
-    far (an import inside a graded function is found by the grader's reading of the code), and
-    each one's stub: ``(found, stubs)``, cached while no new module is imported."""
+    """perclib's algorithms and scikit-learn's SGD perceptrons, kernels and SVMs, among the modules
+    imported so far (an import inside a graded function is found by the grader's reading of the
+    code), and each one's stub: ``(found, stubs)``, cached while no new module is imported."""
     names = frozenset(n for n in list(sys.modules) if _blockable(n))
     return _scan(names)
 
@@ -184,7 +189,8 @@ _ACTIVE = []  # the functions each enclosing blocked() stubbed, innermost last
 
 @contextlib.contextmanager
 def blocked(allow=()):
-    """perclib's algorithms and scikit-learn's SGD perceptrons raise Blocked inside the block."""
+    """perclib's algorithms and scikit-learn's SGD perceptrons, kernels and SVMs raise Blocked
+    inside the block."""
     found, stubs = _algorithm_functions()
     active = [(f, stubs[f]) for module, f in found if not module.startswith(tuple(allow))]
     for f, (_, stub) in active:
