@@ -174,6 +174,7 @@ EXERCISES = _Exercises()
 def _asked_08_2():
     return "Stuck? show_solution('08-2') gives the worked solution."
 
+
 # 08-1: a run with eta = 1 and the margin rule updated on x_2 (y = +1) three times and on
 # x_5 (y = -1) twice, and on no other example.
 _UPDATES = {2: (+1, 3), 5: (-1, 2)}
