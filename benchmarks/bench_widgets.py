@@ -1,4 +1,4 @@
-"""Redraw time of the course's two core widgets: the Stepper and the BoundaryExplorer.
+"""Redraw time of the course's core widgets: the Stepper, the BoundaryExplorer, the KernelStepper.
 
 The budget is 100 ms per redraw. A redraw here is everything that happens in the kernel when
 a control moves: the observer recomputes the widget's ``state``, moves the changing artists, draws
@@ -32,9 +32,10 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
+from sklearn.datasets import make_moons  # noqa: E402
 
 from perclib.datasets import make_separable, worked_example  # noqa: E402
-from perclib.widgets import BoundaryExplorer, Stepper  # noqa: E402
+from perclib.widgets import BoundaryExplorer, KernelStepper, Stepper  # noqa: E402
 
 BUDGET_MS = 100.0
 WARMUP = 5
@@ -83,11 +84,33 @@ def cases(repeats):
         etas = [0.5, 1.0] * (max(repeats // 10, 10) // 2)
         return time_assignments(s.eta, etas), f"{len(s.history)} steps", len(s.image.value)
 
+    def kernel_stepper(X, y, kernel):
+        s = KernelStepper(X, y, kernel=kernel, gamma=1.0)
+        n = s.slider.max + 1
+        time_assignments(s.slider, stepper_values(n, WARMUP))
+        return (
+            time_assignments(s.slider, stepper_values(n, repeats)),
+            f"{n} steps",
+            len(s.image.value),
+        )
+
+    def kernel_refit(X, y):
+        s = KernelStepper(X, y, kernel="rbf", gamma=1.0)
+        gammas = [1.0, 10.0] * (max(repeats // 10, 10) // 2)
+        return time_assignments(s.gamma, gammas), f"{len(X)} points", len(s.image.value)
+
+    Xm, ym = make_moons(60, noise=0.2, random_state=0)  # notebook 08's widget
     yield "Stepper: move the slider (worked example)", stepper(X4, y4, rule="prediction")
     yield "Stepper: move the slider (200 points)", stepper(X200, y200)
     yield "BoundaryExplorer: move b (worked example)", explorer(X4, y4)
     yield "BoundaryExplorer: move b (200 points)", explorer(X200, y200)
+    yield "KernelStepper: move the slider (rbf, 60 moons)", kernel_stepper(Xm, ym, "rbf")
+    yield "KernelStepper: move the slider (poly, 60 moons)", kernel_stepper(Xm, ym, "poly")
     yield "(not a redraw) Stepper: change eta = refit + redraw (200 points)", refit(X200, y200)
+    yield (
+        "(not a redraw) KernelStepper: change gamma = refit + redraw (60 moons)",
+        kernel_refit(Xm, ym),
+    )
 
 
 def main(argv=None):

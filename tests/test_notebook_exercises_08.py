@@ -56,16 +56,31 @@ def test_08_1_matches_a_real_kernel_perceptron():
     assert np.isclose(model.intercept_, (counts * signs).sum())
 
 
-def test_08_2_needs_the_conclusion_and_its_reason():
+def test_08_2_needs_the_conclusion_its_reason_and_a_witness():
     for conclusion in ("no", "No.", "NO", "No, it is not", False):
         for key in ("b", "B", "(b)"):
-            assert check("08-2", conclusion, because=key), (conclusion, key)
+            for witness in ([0, 0], (0.5, -0.5), np.zeros(3), 0, "0, 0", "(0.2 0.1)", [0.99]):
+                fb = check("08-2", conclusion, because=key, witness=witness)
+                assert fb, (conclusion, key, witness)
     pairs = [(c, k) for c in ("yes", "no") for k in "abcd"]
-    assert sum(bool(check("08-2", c, because=k)) for c, k in pairs) == 1
+    assert sum(bool(check("08-2", c, because=k, witness=[0, 0])) for c, k in pairs) == 1
     for c, k in pairs:
-        fb = check("08-2", c, because=k)
+        fb = check("08-2", c, because=k, witness=[0, 0])
         if not fb:
             assert '"b"' not in fb.message.split("Stuck?")[0] or "because=one of" in fb.message
+
+
+def test_08_2_a_guessed_key_does_not_pass_without_a_true_witness():
+    # the witness is asked for with the same neutral prompt whatever the reason picked
+    prompts = {check("08-2", "no", because=k).message for k in "abcd"}
+    assert len(prompts) == 1 and all(check("08-2", "no", because=k).neutral for k in "abcd")
+    for witness in ([1, 0], [2, 3], [1.0], np.ones(2)):  # K(x, x) = x.x - 1 >= 0 there
+        fb = check("08-2", "no", because="b", witness=witness)
+        assert not fb and not fb.neutral, witness
+        assert "‖x‖ < 1" not in fb.message and "x = 0" not in fb.message
+    for bad in ("abc", [[0, 0], [1, 1]], [np.nan]):
+        fb = check("08-2", "no", because="b", witness=bad)
+        assert not fb and "coordinates of one point" in fb.message, bad
 
 
 def test_08_2_the_right_reason_does_not_spell_out_the_argument():
@@ -104,6 +119,17 @@ def test_08_3_solution_passes_and_mistakes_get_their_hint():
         fb = check_function("08-3", m.value)
         assert not fb and m.hint in fb.message
     assert check_function("08-3", lambda *args: None).neutral
+
+
+def test_08_3_boolean_output_gets_its_own_hint():
+    def booleans(alpha_y, b, X_train, X, gamma):
+        d2 = ((X[:, None, :] - X_train[None, :, :]) ** 2).sum(axis=2)
+        return np.exp(-gamma * d2) @ alpha_y + b >= 0
+
+    for func in (booleans, lambda *args: list(booleans(*args))):
+        fb = check_function("08-3", func)
+        assert not fb and "True/False" in fb.message and "not numbers" not in fb.message
+    assert EXERCISES["08-3"].trials == 27  # 25 random cases and 2 ties, as the notebook says
 
 
 def test_08_3_the_cases_agree_with_scikit_learn():
@@ -180,12 +206,28 @@ def test_08_3_agrees_with_the_kernel_perceptron():
     assert np.array_equal(pred, model.predict(Xn))
 
 
-def test_08_4_forms_and_hints():
-    for form in (8.5, "8.5", "17/2", [8.5], Fraction(17, 2), Decimal("8.5")):
-        assert check("08-4", form), form
+def test_08_4_forms_hints_and_reason():
+    for form in (8.5, "8.5", "17/2", [8.5], Fraction(17, 2), Decimal("8.5"), "68/8"):
+        for key in ("c", "C", "(c)"):
+            assert check("08-4", form, because=key), (form, key)
     for m in EXERCISES["08-4"].mistakes:
-        fb = check("08-4", m.value())
+        fb = check("08-4", m.value(), because="c")
         assert not fb and m.hint in fb.message and "8.5" not in fb.message
+    for key in "abd":
+        fb = check("08-4", 8.5, because=key)
+        assert not fb and EXERCISES["08-4"].reason_hints[key] in fb.message
+        assert "= 1" not in fb.message
+    assert check("08-4", 8.5).neutral
+
+
+def test_08_4_the_wrong_reasons_do_not_fix_r():
+    # (b) holds for the RBF kernel but is about pairs; R^2 = 1 + max K(x, x) uses the diagonal.
+    # The diagonal is 1 for every data set and width, which (a), (b) and (d) do not say.
+    rng = np.random.default_rng(0)
+    for gamma in (0.01, 1.0, 50.0):
+        X = rng.normal(scale=5.0, size=(20, 3))
+        K = rbf_kernel(X, gamma=gamma)
+        assert np.allclose(np.diag(K), 1.0) and np.all(K[~np.eye(20, dtype=bool)] < 1)
 
 
 def test_08_4_the_ratio_from_the_kernels_themselves():
@@ -195,7 +237,7 @@ def test_08_4_the_ratio_from_the_kernels_themselves():
     x = np.array([[2.0, 0.0], [0.3, -1.1]])
     r2_poly = 1 + np.max(np.diag(polynomial_kernel(x, degree=2, gamma=1, coef0=0)))
     r2_rbf = 1 + np.max(np.diag(rbf_kernel(x, gamma=3.7)))
-    assert check("08-4", (r2_poly / 0.25) / (r2_rbf / 0.25))
+    assert check("08-4", (r2_poly / 0.25) / (r2_rbf / 0.25), because="c")
 
 
 def test_08_3_the_tie_cases_have_activation_zero():

@@ -7,11 +7,19 @@ both; ``KernelPerceptron(max_iter=10)`` (last iterate and ``average=True``) and 
 are the median of 5 repeats of each fit and of each predict (on the 100 test points and on 10 000
 points), with ``time.perf_counter``; their ratios, not the seconds, are what the notebook quotes.
 
-Run ``PYTHONPATH=. python tools/sweep_08_svc.py`` (20 seeds) to get the numbers.
+Usage: ``PYTHONPATH=. python tools/sweep_08_svc.py [runs]`` (default 3 runs of the 20 seeds). It
+stores the date, the machine, the accuracies and, per run, each time ratio's median and range over
+the splits in notebooks/sweeps/08_svc.json, which tests/test_sweep_08.py checks against the
+notebook's text.
 """
 
 from __future__ import annotations
 
+import datetime
+import json
+import os
+import pathlib
+import platform
 import sys
 import time
 import warnings
@@ -22,6 +30,9 @@ from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
 
 from perclib import ConvergenceWarning, KernelPerceptron
+
+STORED = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "sweeps" / "08_svc.json"
+TIMES = {2: "fit", 3: "predict 100", 4: "predict 10000"}
 
 
 def split(seed):
@@ -65,23 +76,63 @@ def run(seed, repeats=5):
     return out
 
 
-def main(n_seeds=20):
-    runs = [run(s) for s in range(n_seeds)]
-    for name in ("perceptron", "averaged", "SVC"):
-        acc = np.array([r[name][0] for r in runs])
-        sv = np.array([r[name][1] for r in runs])
-        print(
-            f"{name:10s} accuracy {acc.mean():.3f} ± {acc.std():.3f}, "
-            f"support vectors {sv.mean():.1f}"
-        )
+def ratios(runs):
+    """{model: {what: {median, min, max}}}: each time over SVC's, across the splits of one run."""
+    out = {}
     for name in ("perceptron", "averaged"):
-        for k, what in ((2, "fit"), (3, "predict 100"), (4, "predict 10000")):
-            ratio = np.array([r[name][k] / r["SVC"][k] for r in runs])
-            print(
-                f"{name} / SVC {what} time: median {np.median(ratio):.1f}, "
-                f"range {ratio.min():.1f} to {ratio.max():.1f}"
-            )
+        out[name] = {}
+        for k, what in TIMES.items():
+            r = np.array([run[name][k] / run["SVC"][k] for run in runs])
+            out[name][what] = {
+                "median": round(float(np.median(r)), 2),
+                "min": round(float(r.min()), 2),
+                "max": round(float(r.max()), 2),
+            }
+    return out
+
+
+def summary(stored):
+    """What the notebook quotes: over the runs and both forms, the range of the median ratios
+    (and of the single splits' ratios for fitting), as {what: (low, high)}."""
+    runs = stored["runs"]
+    out = {}
+    for what in TIMES.values():
+        medians = [r[name][what]["median"] for r in runs for name in r]
+        out[what] = (min(medians), max(medians))
+    out["fit, single splits"] = (
+        min(r[name]["fit"]["min"] for r in runs for name in r),
+        max(r[name]["fit"]["max"] for r in runs for name in r),
+    )
+    return out
+
+
+def main(n_runs=3, n_seeds=20):
+    results = []
+    for i in range(n_runs):
+        runs = [run(s) for s in range(n_seeds)]
+        results.append(ratios(runs))
+        for name, times in results[-1].items():
+            for what, r in times.items():
+                print(
+                    f"run {i}: {name} / SVC {what} time: median {r['median']:.1f}, "
+                    f"range {r['min']:.1f} to {r['max']:.1f}"
+                )
+    stored = {
+        "date": datetime.date.today().isoformat(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores (shared), "
+        f"Python {platform.python_version()}",
+        "seeds": n_seeds,
+        "repeats": 5,
+        "accuracy": {
+            name: round(float(np.mean([r[name][0] for r in runs])), 3) for name in runs[0]
+        },
+        "support vectors": {
+            name: round(float(np.mean([r[name][1] for r in runs])), 1) for name in runs[0]
+        },
+        "runs": results,
+    }
+    STORED.write_text(json.dumps(stored, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 20)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 3)

@@ -14,7 +14,7 @@ import types
 
 import numpy as np
 
-from perclib.exercises import Exercise, ExerciseSet, Feedback, Mistake
+from perclib.exercises import Exercise, ExerciseSet, Feedback, Mistake, has_blank
 
 # 08-3 asks for the kernel values computed with NumPy: a function that reaches these libraries
 # (an import in its body, a global, a closure, or a helper of the notebook that does) wraps
@@ -70,14 +70,73 @@ def _library_uses(func, seen=None):
     return found
 
 
-class _Exercises(ExerciseSet):
-    """The set of notebook 08; 08-1 also takes its three numbers as one string, and 08-3 refuses
-    a function that wraps scikit-learn's, SciPy's or perclib's kernels."""
+def _read_point(point):
+    """08-2's witness as a 1-D array of floats ("0, 0", [0.5], 0, np.zeros(3)), or None."""
+    point = _read_tuple(point)
+    if isinstance(point, str):
+        point = (point,)
+    try:
+        x = np.atleast_1d(np.asarray(point, dtype=float))
+    except (TypeError, ValueError):
+        return None
+    if x.ndim != 1 or x.size == 0 or not np.all(np.isfinite(x)):
+        return None
+    return x
 
-    def check(self, exercise_id, answer, **kwargs):
+
+def _minus_one_kernel(x, z):
+    """08-2's function, K(x, z) = x.z - 1."""
+    return float(x @ z) - 1.0
+
+
+class _Exercises(ExerciseSet):
+    """The set of notebook 08; 08-1 also takes its three numbers as one string, 08-2 also asks for
+    a witness point it checks, and 08-3 refuses a function that wraps scikit-learn's, SciPy's or
+    perclib's kernels."""
+
+    def check(self, exercise_id, answer, *, because=None, witness=None):
         if exercise_id == "08-1":
             answer = _read_tuple(answer)
-        return super().check(exercise_id, answer, **kwargs)
+        if exercise_id == "08-2":
+            return self._verdict(exercise_id, self._check_08_2(answer, because, witness))
+        return super().check(exercise_id, answer, because=because)
+
+    def _check_08_2(self, answer, because, witness):
+        # the three parts are asked for before any is judged (a prompt for the witness must not
+        # tell that the reason is right); then the conclusion and the reason, then the witness:
+        # a point at which the reason can be seen on this K, so guessing the key does not pass
+        if has_blank(answer) or because is None or has_blank(because):
+            return self._check("08-2", answer, because)
+        if witness is None or has_blank(witness):
+            return Feedback(
+                False,
+                "Now give your witness too: witness=[...], the coordinates of a point x at "
+                "which the reason you picked can be seen on this K; then run this cell.",
+                neutral=True,
+            )
+        feedback = self._check("08-2", answer, because)
+        if not feedback.correct:
+            return feedback
+        x = _read_point(witness)
+        if x is None:
+            return Feedback(
+                False,
+                "Not yet: give the witness as the coordinates of one point, a list of numbers "
+                f"such as [1.5, -2]; got {witness!r}.",
+            )
+        value = _minus_one_kernel(x, x)
+        if value < 0:
+            return Feedback(
+                True,
+                f"Right: the answer and its reason are correct, and at your point "
+                f"K(x, x) = {value:.3g}: no feature vector has a negative squared length.",
+            )
+        return Feedback(
+            False,
+            f"Not yet: at your point, K(x, x) = x·x − 1 = {value:.3g}, which is not below 0, so "
+            "the reason you picked cannot be seen there. For which points x is it? "
+            + _asked_08_2(),
+        )
 
     def _check_function(self, exercise_id, func):
         if exercise_id == "08-3" and callable(func):
@@ -88,10 +147,33 @@ class _Exercises(ExerciseSet):
                     f"Not yet: your function reaches a library through {', '.join(sorted(uses))}. "
                     "This exercise asks for NumPy only: compute the kernel values yourself.",
                 )
+            if _returns_booleans(func):
+                return Feedback(
+                    False,
+                    "Not yet: your output holds True/False: return the labels +1 and −1 instead. "
+                    "Stuck? show_solution('08-3') gives the worked solution.",
+                )
         return super()._check_function(exercise_id, func)
 
 
+def _returns_booleans(func):
+    """Whether `func` returns True/False (a boolean array or list) on 08-3's first case."""
+    (args, _), *_ = _rbf_cases(np.random.default_rng(EXERCISES["08-3"].seed))
+    try:
+        got = func(*[np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args])
+    except Exception:  # the student's code: its error is reported by the full check
+        return False
+    if isinstance(got, (list, tuple)) and got:
+        return all(isinstance(v, (bool, np.bool_)) for v in got)
+    return isinstance(got, np.ndarray) and got.dtype == bool
+
+
 EXERCISES = _Exercises()
+
+
+def _asked_08_2():
+    return "Stuck? show_solution('08-2') gives the worked solution."
+
 
 # 08-1: a run with eta = 1 and the margin rule updated on x_2 (y = +1) three times and on
 # x_5 (y = -1) twice, and on no other example.
@@ -163,7 +245,8 @@ EXERCISES.add(
         },
         solution="No. If K(x, z) = φ(x)·φ(z) for some feature map φ, then K(x, x) = ‖φ(x)‖² ≥ 0 "
         "for every x (this is Mercer's condition for the 1 × 1 Gram matrix of one point). Here "
-        "K(0, 0) = 0 − 1 = −1 < 0, so no φ exists (reason b). (a) is wrong: x·z is negative for "
+        "K(0, 0) = 0 − 1 = −1 < 0, so no φ exists (reason b), and x = 0 is a witness (so is "
+        "any point with ‖x‖ < 1: there K(x, x) = ‖x‖² − 1 < 0). (a) is wrong: x·z is negative for "
         "some pairs and is the linear kernel; only a dot product of a vector with itself must be "
         "≥ 0. (c) is wrong for the same reason: a positive semi-definite matrix may have negative "
         "entries off its diagonal (the linear kernel's Gram matrix on x and −x does). (d) is "
@@ -208,7 +291,7 @@ EXERCISES.add(
         "implement",
         "your rbf_predict",
         _rbf_cases,
-        trials=27,
+        trials=27,  # 25 random cases and 2 ties
         mistakes=(
             Mistake(
                 lambda alpha_y, b, X_train, X, gamma: np.where(
@@ -285,14 +368,30 @@ def _ratio(r2_poly, r2_rbf):
     return (r2_poly / _MARGIN**2) / (r2_rbf / _MARGIN**2)
 
 
-# The mechanism's kind for a single value is "quick"; the notebook labels 08-4 "(think)" as it
-# needs an idea (K(x, x) for each kernel), not a formula to fill in.
+# An explain exercise: the ratio, and the reason the RBF kernel's R does not depend on the data
+# (the idea the exercise is about, so it is not only arithmetic).
 EXERCISES.add(
     Exercise(
         "08-4",
-        "quick",
+        "explain",
         "the ratio of the two bounds, (x·z)² over RBF",
         lambda: _ratio(1 + _MAX_NORM**4, 2.0),
+        reasons={
+            "a": "the RBF feature space has infinitely many dimensions, and the bound does not "
+            "depend on the dimension",
+            "b": "the RBF kernel's value between two different points is below 1, whatever the "
+            "data",
+            "c": "K(x, x) is the same number at every point x, whatever the data and the width",
+            "d": "the width γ rescales the data so that the longest point has length 1",
+        },
+        reason="c",
+        reason_hints={
+            "a": "The dimension indeed does not appear in the bound, but that does not fix R: "
+            "which kernel values is R made of?",
+            "b": "R is made of the lengths of the φ(xᵢ): a length involves one point, not two.",
+            "d": "γ does not move the points: it sets the width of the bumps. Which kernel values "
+            "is R made of?",
+        },
         mistakes=(
             Mistake(
                 lambda: _ratio(_MAX_NORM**4, 1.0),
@@ -328,7 +427,10 @@ EXERCISES.add(
         "the bound is 2/0.25 = 8. The ratio is 68/8 = 8.5: with equal margins the RBF bound is "
         "8.5 times smaller, because every φ(x) has length 1. (Equal margins are an assumption: "
         "the margins of two kernels on the same data usually differ, and the bound compares only "
-        "through R²/γ*².)",
+        "through R²/γ*².) The reason is (c): the RBF kernel's R² is 2 on every data set because "
+        "K(x, x) = 1 at every point. (a) is true but does not fix R; (b) is about pairs of points, "
+        "and R is made of lengths, one point each; (d) is false: γ sets the width of the bumps and "
+        "does not move the points.",
     )
 )
 

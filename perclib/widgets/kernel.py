@@ -3,9 +3,10 @@ boundary sum_i alpha_i y_i K(x_i, x) + b = 0 and the support vectors (the exampl
 alpha_i > 0) change, one update at a time.
 
 Step k shows the iterate after the first k updates (step 0: no update, h(x) = sign(0) = +1
-everywhere): the region it predicts +1 shaded blue (white: -1), the boundary as a black curve,
-each support vector so far ringed, and the example of the k-th update ringed in orange. The
-controls a kernel does not use are disabled (gamma for "linear", degree for all but "poly").
+everywhere): the region it predicts +1 shaded blue and -1 vermillion (as the other widgets),
+the boundary as a black curve, each support vector so far ringed, and the example of the k-th
+update ringed in orange. The controls a kernel does not use are disabled (gamma for "linear",
+degree for all but "poly").
 
 The logic lives in plain methods, so tests drive it without a browser::
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import ipywidgets as W
 import numpy as np
+from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
 from .. import _validation as V
@@ -131,9 +133,9 @@ class KernelStepper(_StepWidget):
         self.status = W.HTML()
         self.image = figure_image(
             "The data, o for +1 and x for -1, the region the kernel perceptron predicts +1 shaded "
-            "blue (white where it predicts -1), its boundary as a black curve, the support vectors "
-            "so far ringed in green and the example of this update ringed in orange; the table "
-            "gives the numbers."
+            "blue and the region it predicts -1 shaded vermillion, its boundary as a black curve, "
+            "the support vectors so far ringed in green and the example of this update ringed in "
+            "orange; the table gives the numbers."
         )
         self.box = W.VBox(
             [
@@ -159,10 +161,10 @@ class KernelStepper(_StepWidget):
             np.zeros((_GRID, _GRID)),
             extent=(*self.xlim, *self.ylim),
             origin="lower",
-            cmap="Blues",
+            cmap=ListedColormap([OKABE_ITO["vermillion"], OKABE_ITO["blue"]]),
             vmin=0,
-            vmax=6,
-            alpha=0.5,
+            vmax=2,
+            alpha=0.12,
             zorder=0,
             aspect="auto",
         )
@@ -175,11 +177,11 @@ class KernelStepper(_StepWidget):
         self.update_ring = ring(
             ax, color=OKABE_ITO["orange"], size=20, width=2.5, zorder=5, label="this update's x"
         )
-        predicted = Patch(facecolor=self.shade.cmap(self.shade.norm(2.0)), alpha=0.5)
-        white = Patch(facecolor="white", edgecolor=OKABE_ITO["black"], linewidth=0.5)
+        positive = Patch(facecolor=OKABE_ITO["blue"], alpha=0.12)
+        negative = Patch(facecolor=OKABE_ITO["vermillion"], alpha=0.12)
         handles, labels = ax.get_legend_handles_labels()
         ax.legend(
-            [*handles, predicted, white],
+            [*handles, positive, negative],
             [*labels, "predicted +1", "predicted −1"],
             loc="upper left",
             bbox_to_anchor=(1.03, 1.0),
