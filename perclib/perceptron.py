@@ -18,8 +18,7 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
     Parameters
     ----------
     eta : float, default=1.0
-        The learning rate, > 0. Starting from w = 0 and b = 0, eta only rescales (w, b), so the
-        mistakes made and the boundary learned do not depend on it.
+        The learning rate, > 0: the size of each update's step.
     max_iter : int, default=100
         The most epochs (passes over the data) to run. Training stops earlier, after the first
         epoch without an update. With ``order="random-mistake"`` an iteration is one scan of the
@@ -32,9 +31,7 @@ class Perceptron(OnlineMixin, BinaryLinearModel):
         "margin" updates when y*(w.x + b) <= 0, with w += eta*y*x and b += eta*y (CIML, the IIT-B
         CS 337 notes and scikit-learn). "prediction" predicts y_hat = +1 if w.x + b >= 0 else -1 and
         updates when y_hat != y, with w += eta*(y - y_hat)*x and b += eta*(y - y_hat) (the Melbourne
-        COMP90049 lecture). The rules differ on ties (an activation of exactly 0 is a mistake for
-        the margin rule, but only for y = -1 under the prediction rule) and by a factor of 2 in the
-        step, since y - y_hat = 2*y on a mistake.
+        COMP90049 lecture).
     fit_intercept : bool, default=True
         Learn the bias b. With False, b stays at its initial value (0 unless ``intercept_init``).
     random_state : None, int or numpy.random.Generator, default=None
