@@ -529,8 +529,7 @@ def lazy_average(X, y, *, max_iter=10, eta=1.0, slip=None):
     answer is w - u/c, b - beta/c); it equals ``iterate_average(first=0)``. The variants (see
     :data:`SLIPS`) are:
 
-    - ``"c starts at 0"``: the answer is then the average of w_1, ..., w_T (scikit-learn's)
-      instead of CIML's average (notebook 06 asks how the two compare);
+    - ``"c starts at 0"``: line 3 sets c to 0 instead of 1 (see notebook 06);
     - ``"returns w - c*u"``: a vector of no meaning;
     - ``"c counts only mistakes"``: c grows only on updates, so w - u/c is the *unweighted* mean of
       the K + 1 distinct iterates w_0 = 0, w_1, ..., w_K (numerically the plain mean of the voted

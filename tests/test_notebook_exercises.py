@@ -451,6 +451,8 @@ def test_06_values_are_independent_of_the_bank():
     for form in ("4, 74", "(4, 74)", ("4", "74")):
         assert check("06-3", form), form
     assert not check("06-3", "4, 80")
+    stopped = check("06-3", (4, 6))  # the counts of a run that stops at a clean epoch
+    assert not stopped and "stop after an epoch without mistakes" in stopped.message
     # 06-5: c <- 0 returns (T + 1)/T times CIML's vector, and the same predictions
     w_c0, b_c0 = lazy_average(X, y, max_iter=3, slip="c starts at 0")
     w_c1, b_c1 = lazy_average(X, y, max_iter=3)
@@ -460,6 +462,8 @@ def test_06_values_are_independent_of_the_bank():
         (("No.", "13/12"), "(c)"),
         (("No, it is not", 1.083), "C"),
         (("no", Decimal("1.0833")), "c)"),
+        ("no, 13/12", "c"),
+        ("(No, 1.083)", "c"),
     ):
         assert check("06-5", form, because=because), form
     for wrong, because in (
@@ -471,6 +475,7 @@ def test_06_values_are_independent_of_the_bank():
         (("no", 13 / 12), "d"),
     ):
         assert not check("06-5", wrong, because=because), wrong
+    assert "prints" not in check("06-5", ("no", 1), because="c").message  # c20 prints True/False
     assert check("06-5", (..., ...)).neutral
     assert check("06-5", ("no", 13 / 12)).neutral  # the options are listed, nothing is graded
 
@@ -485,6 +490,46 @@ def test_06_4_solution_passes_and_agrees_with_voted_perceptron():
     for (X, y, epochs), ref in ex06._counts_cases(np.random.default_rng(1)):
         assert np.array_equal(VotedPerceptron(max_iter=epochs).fit(X, y).counts_, ref)
     assert not check_function("06-4", lambda X, y, e: ex06.survival_counts(X, y, e)[1:])
+
+
+def test_06_4_refuses_wrappers_and_points_at_early_stopping():
+    ex06 = MODULES["06"]
+
+    def wraps(X, y, epochs):
+        return VotedPerceptron(max_iter=epochs).fit(X, y).counts_
+
+    def imports(X, y, epochs):
+        from perclib import VotedPerceptron as V
+
+        return V(max_iter=epochs).fit(X, y).counts_
+
+    def helper(X, y, epochs):  # a notebook helper that wraps the reference
+        return wraps(X, y, epochs)
+
+    for wrapper in (wraps, imports, helper, lambda X, y, e: ex06.survival_counts(X, y, e)):
+        fb = check_function("06-4", wrapper)
+        assert not fb and "loop itself" in fb.message, wrapper
+    assert all(  # each would pass on its results alone: the refusal is about the wrapping
+        np.array_equal(wraps(*args), ref)
+        for args, ref in ex06._counts_cases(np.random.default_rng(0))
+    )
+
+    def stops_early(X, y, epochs):  # the course's Perceptron stops at a clean epoch
+        w, b, counts = np.zeros(X.shape[1]), 0.0, [0]
+        for _ in range(epochs):
+            clean = True
+            for x, t in zip(X, y):
+                if t * (w @ x + b) <= 0:
+                    w, b, clean = w + t * x, b + t, False
+                    counts.append(1)
+                else:
+                    counts[-1] += 1
+            if clean:
+                break
+        return np.array(counts)
+
+    fb = check_function("06-4", stops_early)
+    assert not fb and "clean epoch" in fb.message and "Print w" not in fb.message
 
 
 def test_05_values_and_hints():
@@ -530,6 +575,9 @@ def test_05_2_needs_the_conclusion_lambda_and_reason():
             assert "(b)" not in before and '"b"' not in before and "-0.5" not in before
     assert "minus sign" in check("05-2", ("no", 0.5), because="b").message
     assert not check("05-2", "no", because="b")  # the lambda is needed too
+    for form in ("no, -0.5", "No, −1/2", "(no, -0.5)"):
+        assert check("05-2", form, because="b"), form
+    assert not check("05-2", "no, 0.5", because="b")
     assert check("05-2", (..., ...), because="b").neutral
 
 
@@ -541,6 +589,9 @@ def test_05_3_forms_and_hints():
     right = (max(0, 1 - m), max(0, -m))
     for form in (right, list(right), np.array(right), (Fraction(3, 4), Decimal(0)), ("3/4", "0")):
         assert check("05-3", form), form
+    for form in ("0.75, 0", "(0.75, 0)", "3/4, 0", "[0.75,0.0]"):
+        assert check("05-3", form), form
+    assert "Swapped" in check("05-3", "0, 0.75").message
     assert "Swapped" in check("05-3", (max(0, -m), max(0, 1 - m))).message
     for wrong in ((0.0, 0.0), (0.75, 0.75), (1.25, 0.0), (0.5, 0.5)):
         fb = check("05-3", wrong)
@@ -551,23 +602,35 @@ def test_05_4_solution_passes_and_mistakes_get_their_hint():
     code = re.search(r"```python\n(.*?)```", show_solution("05-4").text, re.S).group(1)
     ns = {"np": np}
     exec(code, ns)
-    assert check_function("05-4", ns["logistic_update_bits"])
+    assert check_function("05-4", ns["logistic_update_base"])
     from perclib.sgd import loss_derivative
 
-    def oracle(w, b, x, y, eta):  # independent: -eta * dl/da * (x, 1), the nats loss over ln 2
-        s = -eta * float(loss_derivative("logistic", [y], [w @ x + b])[0]) / np.log(2)
+    def oracle(
+        w, b, x, y, eta, base
+    ):  # independent: -eta * dl/da * (x, 1), the nats loss / ln base
+        s = -eta * float(loss_derivative("logistic", [y], [w @ x + b])[0]) / np.log(base)
         return w + s * x, b + s
 
     assert check_function("05-4", oracle)
-    no_bias = check_function("05-4", lambda w, b, x, y, eta: (oracle(w, b, x, y, eta)[0], b))
+    no_bias = check_function(
+        "05-4", lambda w, b, x, y, eta, base: (oracle(w, b, x, y, eta, base)[0], b)
+    )
     assert not no_bias and "bias" in no_bias.message
 
-    def nats_step(w, b, x, y, eta):  # the table's step, in nats
-        w_new, b_new = oracle(w, b, x, y, eta)
-        return w + (w_new - w) * np.log(2), b + (b_new - b) * np.log(2)
+    def nats_step(w, b, x, y, eta, base):  # the table's step, in nats
+        return oracle(w, b, x, y, eta, np.e)
+
+    def bits_step(w, b, x, y, eta, base):  # right in bits only
+        return oracle(w, b, x, y, eta, 2.0)
 
     nats = check_function("05-4", nats_step)
     assert not nats and "nats" in nats.message
+    bits = check_function("05-4", bits_step)
+    assert not bits and "base is an argument" in bits.message
+    assert any(
+        base not in (2.0, np.e)
+        for (*_, base), _ in MODULES["05"]._logistic_cases(np.random.default_rng(0))
+    )
 
 
 def test_07_values_solution_and_hints():
@@ -588,17 +651,36 @@ def test_07_values_solution_and_hints():
     hint_5 = check("07-2", 5).message  # points at the last scores, without naming the tie
     assert "prediction they give" in hint_5 and "tie" not in hint_5 and "level" not in hint_5
     assert "bias" in check("07-2", 7).message
+    # 07-3: w+ - w- moves by 2 y x and b+ - b- by 2 y, so y(w.x + b) rises by 2(|x|^2 + 1)
+    x = np.array([1.0, 2.0])
+    rise = int(2 * (x @ x + 1))
+    assert rise == 12
     for form, because in (
-        (2, "d"), ("2", "(D)"), (Fraction(2), "d)"), ("2x", "D"), ("2yx", "d"), ("2 y x", "d"),
-        ("2·y·x", "d"), ("2ηyx", "d"),
+        ((2, rise), "d"), (("2", "12"), "(D)"), ((Fraction(2), 12.0), "d)"), ("2, 12", "D"),
+        (("2yx", "twelve"), "d"), ("(2, 12)", "d"), (["2ηyx", 12], "d"),
     ):  # fmt: skip
         assert check("07-3", form, because=because), form
-    for wrong, because in ((1, "d"), (-2, "d"), (2, "a"), (2, "b"), (2, "c")):
-        assert not check("07-3", wrong, because=because)
+    for wrong, because in (
+        ((1, 6), "d"), ((-2, -12), "d"), ((2, 10), "d"), ((2, 2), "d"), ((2, 12), "a"),
+        ((2, 12), "b"), ((2, 12), "c"), (2, "d"),
+    ):  # fmt: skip
+        assert not check("07-3", wrong, because=because), wrong
+    assert "bias" in check("07-3", (2, 10), because="d").message
+    # a guess of the reason alone no longer passes: each option implies its own pair
+    guesses = [(m, r, k) for m in (0, 1, 2) for r in (0, 5, 6, 10, 12) for k in "abcd"]
+    assert sum(bool(check("07-3", (m, r), because=k)) for m, r, k in guesses) == 1
     code = re.search(r"```python\n(.*?)```", show_solution("07-4").text, re.S).group(1)
     ns = {"np": np}
     exec(code, ns)
     assert check_function("07-4", ns["averaged_multiclass"])
+    for slip, words in (
+        ("only the true class", "predicted class's vector moves too"),
+        ("ties to the highest class", "lowest class index"),
+    ):
+        fb = check_function(
+            "07-4", lambda X, y, K, e, s=slip: ex07.averaged_multiclass(X, y, K, e, slip=s)
+        )
+        assert not fb and words in fb.message, slip
     for (X, y, K, epochs), (W, b) in ex07._averaged_cases(np.random.default_rng(1)):
         if len(set(y.tolist())) == K:  # perclib learns the classes it sees
             run = MulticlassPerceptron(max_iter=epochs, average=True).fit(X, y)

@@ -1,14 +1,15 @@
-"""The sweep behind notebook 07's section 5 prose: its cross-validation over ten shuffles.
+"""The sweep behind notebook 07's section 5 prose: its 20-split cross-validation, repeated
+with random_state 0-9.
 
 Notebook 07 runs `RepeatedStratifiedKFold(n_splits=4, n_repeats=5, random_state=0)` (20 splits) and
-says how the comparisons fared over `random_state` 0-9 (200 splits). This prints, per shuffle, what
-the prose quotes: the wins of each pair of models, the spreads, the paired difference between the
-plain multi-class perceptron and one-vs-rest, and on how many splits "8 read as 1" is the (joint)
-largest confusion.
+says how the comparisons fared over ten repetitions of that 20-split experiment, `random_state` 0-9
+(200 splits). This prints, per repetition, what the prose quotes: the wins of each pair of models,
+the spreads, the paired difference between the plain multi-class perceptron and one-vs-rest, and
+on how many splits "8 read as 1" is the (joint) largest confusion.
 
 Usage: PYTHONPATH=. python tools/sweep_07_cv.py [random_state ...]   (default: 0 to 9)
-With the default ten shuffles it also stores the rows and totals in notebooks/sweeps/07_cv.json,
-which tests/test_sweep_07.py re-checks (shuffle 0 recomputed, the totals, the notebook's quotes).
+With the default ten repetitions it also stores the rows and totals in notebooks/sweeps/07_cv.json,
+which tests/test_sweep_07.py re-checks (repetition 0 recomputed, the totals, the notebook's quotes).
 """
 
 import json
@@ -30,7 +31,7 @@ STORED = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "sweeps"
 
 
 def totals(rows):
-    """The counts summed over shuffles (ints and booleans)."""
+    """The counts summed over repetitions (ints and booleans)."""
     out = {}
     for row in rows:
         for key, value in row.items():
@@ -39,8 +40,8 @@ def totals(rows):
     return out
 
 
-def shuffle(random_state, X, y):
-    """One shuffle of notebook 07's cross-validation: what its section 5 and 6 measure."""
+def repetition(random_state, X, y):
+    """One repetition of notebook 07's 20-split cross-validation: what sections 5 and 6 measure."""
     cv = RepeatedStratifiedKFold(n_splits=4, n_repeats=5, random_state=random_state)
     models = {
         "multi": MulticlassPerceptron(max_iter=20, order="shuffle", random_state=0),
@@ -95,8 +96,8 @@ if __name__ == "__main__":
     states = [int(a) for a in sys.argv[1:]] or list(range(10))
     rows = []
     for rs in states:
-        rows.append(shuffle(rs, X, y))
+        rows.append(repetition(rs, X, y))
         print(rs, rows[-1], flush=True)
-    print(f"totals over {len(states)} shuffles ({20 * len(states)} splits):", totals(rows))
+    print(f"totals over {len(states)} repetitions ({20 * len(states)} splits):", totals(rows))
     if states == list(range(10)):
         STORED.write_text(json.dumps({"rows": rows, "totals": totals(rows)}, indent=1) + "\n")

@@ -13,9 +13,36 @@ import numpy as np
 
 from perclib import PocketPerceptron
 from perclib.datasets import make_xor
-from perclib.exercises import Exercise, ExerciseSet, Mistake
+from perclib.exercises import Exercise, ExerciseSet, Mistake, _words
 
-EXERCISES = ExerciseSet()
+
+class CommaParts(ExerciseSet):
+    """The exercise set, also reading a string of comma-separated parts such as "0.75, 0",
+    "(3/4, 0)" or "no, -0.5" as the tuple it spells, when the exercise asks for that many parts,
+    and the exercise's word synonyms inside a pair (used by notebooks 05-07).
+
+    >>> sets = CommaParts()
+    >>> _ = sets.add(Exercise("00-1", "quick", "the pair", ("no", 0.5), solution="."))
+    >>> bool(sets.check("00-1", "No, 1/2")), bool(sets.check("00-1", "(no, 0.5)"))
+    (True, True)
+    """
+
+    def check(self, exercise_id, answer, *, because=None):
+        if isinstance(answer, str) and "," in answer:
+            expected = self[exercise_id].expected
+            expected = expected() if callable(expected) else expected
+            parts = tuple(p.strip() for p in answer.strip().strip("()[]").split(","))
+            if isinstance(expected, (tuple, list)) and len(parts) == len(expected):
+                answer = parts
+        synonyms = {_words(k): v for k, v in self[exercise_id].words.items()}
+        if isinstance(answer, (tuple, list)) and synonyms:  # "two" or "2yx" as one of the parts
+            answer = type(answer)(
+                synonyms.get(_words(a), a) if isinstance(a, str) else a for a in answer
+            )
+        return super().check(exercise_id, answer, because=because)
+
+
+EXERCISES = CommaParts()
 
 
 def _xor_pocket_mistakes():
@@ -146,30 +173,28 @@ def _sigma(z):
     return 1.0 / (1.0 + np.exp(-z))
 
 
-_LN2 = np.log(2.0)
-
-
 def _logistic_cases(rng):
     cases = []
     for _ in range(25):
         d = int(rng.integers(1, 5))
         w, x, b = rng.normal(size=d), rng.normal(size=d) * 2, float(rng.normal())
         y, eta = float(rng.choice([-1.0, 1.0])), float(rng.uniform(0.05, 1.0))
-        s = eta * y * _sigma(-y * (w @ x + b)) / _LN2  # the loss in bits: 1/ln 2 times nats
-        cases.append(((w, b, x, y, eta), (w + s * x, b + s)))
+        base = float(rng.choice([2.0, np.e, 10.0, rng.uniform(1.2, 20.0)]))
+        s = eta * y * _sigma(-y * (w @ x + b)) / np.log(base)  # the nats step over ln(base)
+        cases.append(((w, b, x, y, eta, base), (w + s * x, b + s)))
     return cases
 
 
-def _perceptron_step(w, b, x, y, eta):
+def _perceptron_step(w, b, x, y, eta, base):
     s = eta * y if y * (w @ x + b) <= 0 else 0.0
     return w + s * x, b + s
 
 
 def _scaled(step, factor):
-    """A step c(w, b, x, y, eta) applied to (w, b), times factor."""
+    """A step c(w, b, x, y, eta) applied to (w, b), times factor(base)."""
 
-    def update(w, b, x, y, eta):
-        c = factor * step(w, b, x, y, eta)
+    def update(w, b, x, y, eta, base):
+        c = factor(base) * step(w, b, x, y, eta)
         return w + c * x, b + c
 
     return update
@@ -187,6 +212,10 @@ def _flipped(w, b, x, y, eta):
     return eta * y * _sigma(y * (w @ x + b))
 
 
+def _per_ln(base):
+    return 1 / np.log(base)
+
+
 _Y_AS_TARGET = (
     "For y = −1 your target is −1, but σ(a) estimates P(y = +1): the target it is compared "
     "with must be a probability too."
@@ -196,7 +225,7 @@ EXERCISES.add(
     Exercise(
         "05-4",
         "implement",
-        "your logistic_update_bits",
+        "your logistic_update_base",
         _logistic_cases,
         mistakes=(
             Mistake(
@@ -205,37 +234,44 @@ EXERCISES.add(
                 "The logistic step moves on every example, by an amount that depends on a.",
             ),
             Mistake(
-                _scaled(_nats, 1.0),
-                "That is the step for the loss in nats, the table's. This loss is in bits: how "
-                "does changing the base of the logarithm change the loss, and so its gradient?",
+                _scaled(_nats, lambda base: 1.0),
+                "That is the step for the loss in nats, the table's, whatever the base: how does "
+                "changing the base of the logarithm change the loss, and so its gradient?",
             ),
             Mistake(
-                _scaled(_nats, _LN2),
+                _scaled(_nats, lambda base: 1 / np.log(2)),
+                "Your step is right in bits only: the base is an argument of the function.",
+            ),
+            Mistake(
+                _scaled(_nats, np.log),
                 "Your step has the right direction but the wrong size: check which way the "
-                "factor between a logarithm in bits and one in nats goes.",
+                "factor between a logarithm in base β and one in nats goes.",
             ),
-            Mistake(_scaled(_y_as_target, 1 / _LN2), _Y_AS_TARGET),
-            Mistake(_scaled(_y_as_target, 1.0), _Y_AS_TARGET),
+            Mistake(_scaled(_y_as_target, _per_ln), _Y_AS_TARGET),
+            Mistake(_scaled(_y_as_target, lambda base: 1.0), _Y_AS_TARGET),
             Mistake(
-                _scaled(_flipped, 1 / _LN2),
+                _scaled(_flipped, _per_ln),
                 "Your step is large when the point is already well classified (y·a large) and "
                 "small when it is badly wrong: the other way round from a loss's gradient.",
             ),
             Mistake(
-                lambda w, b, x, y, eta: (w + _nats(w, b, x, y, eta) / _LN2 * x, b),
+                lambda w, b, x, y, eta, base: (w + _nats(w, b, x, y, eta) / np.log(base) * x, b),
                 "The bias moves too: its input is the constant 1.",
             ),
         ),
-        hint="Write this example's loss in bits as a function of m = y (wᵀx + b), differentiate "
-        "it with respect to w and to b, and step against that gradient.",
+        hint="Write this example's loss in base β as a function of m = y (wᵀx + b), "
+        "differentiate it with respect to m, then with respect to w and to b (chain rule), and "
+        "step against that gradient.",
         returns=("w", "b"),
-        solution="```python\ndef logistic_update_bits(w, b, x, y, eta):\n    a = w @ x + b\n"
-        "    s = eta * y / (1 + np.exp(y * a)) / np.log(2)  # eta * y * sigma(-y a) / ln 2\n"
+        solution="```python\ndef logistic_update_base(w, b, x, y, eta, base):\n"
+        "    m = y * (w @ x + b)\n"
+        "    s = eta * y / (1 + np.exp(m)) / np.log(base)  # eta * y * sigma(-m) / ln(base)\n"
         "    return w + s * x, b + s\n```\n"
-        "In bits the loss is log2(1 + e^(−m)) = ln(1 + e^(−m)) / ln 2, so its gradient, and the "
-        "step, are the nats ones divided by ln 2 (about 1.44 times larger): with t = (y + 1)/2, "
-        "(η / ln 2)·(t − σ(a))·x̃ for w̃ = (b, w), x̃ = (1, x). The units change the step size, "
-        "not its direction.",
+        "In base β the loss is ℓ(m) = log_β(1 + e^(−m)) = ln(1 + e^(−m)) / ln β, so "
+        "dℓ/dm = −σ(−m) / ln β, and with dm/dw̃ = y·x̃ (w̃ = (b, w), x̃ = (1, x)) the gradient is "
+        "−σ(−m)·y·x̃ / ln β. The step against it is (η / ln β)·y·σ(−m)·x̃: the table's nats row "
+        "(η(t − σ(a))x̃, since t − σ(a) = y·σ(−y a) for t = (y + 1)/2) divided by ln β, about "
+        "1.44 times larger in bits. The base changes the step size, not its direction.",
     )
 )
 

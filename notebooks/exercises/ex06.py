@@ -9,27 +9,72 @@ perclib.exercises. The notebook loads them with
 
 from __future__ import annotations
 
+import types
 from fractions import Fraction
 
 import numpy as np
 
 from perclib.datasets import worked_example
-from perclib.exercises import Exercise, ExerciseSet, Mistake, _number
+from perclib.exercises import Exercise, Feedback, Mistake
+
+from .ex05 import CommaParts
+
+# 06-4 asks for the loop itself: a function that reaches these packages (a name in its body, a
+# global, a closure, or a helper of the notebook that does) wraps a reference and is refused.
+_REFERENCES = ("perclib", "sklearn", "exercises", "notebooks")
 
 
-class _PairsAsText(ExerciseSet):
-    """The exercise set, also reading a string of comma-separated numbers such as "0, 11" or
-    "(0, 11)" as the tuple it spells (06-1 and 06-3 ask for pairs)."""
-
-    def check(self, exercise_id, answer, *, because=None):
-        if isinstance(answer, str) and "," in answer:
-            parts = tuple(p.strip() for p in answer.strip().strip("()[]").split(","))
-            if all(_number(p) is not None for p in parts):
-                answer = parts
-        return super().check(exercise_id, answer, because=because)
+def _package(obj):
+    name = obj.__name__ if isinstance(obj, types.ModuleType) else getattr(obj, "__module__", None)
+    root = name.split(".")[0] if isinstance(name, str) else None
+    return root if root in _REFERENCES else None
 
 
-EXERCISES = _PairsAsText()
+def _reference_uses(func, seen=None):
+    """The names through which `func` (or a function it calls) reaches _REFERENCES."""
+    seen = set() if seen is None else seen
+    code = getattr(func, "__code__", None)
+    if code is None or code in seen:
+        return set()
+    seen.add(code)
+    found, codes = set(), [code]
+    cells = dict(zip(code.co_freevars, getattr(func, "__closure__", None) or ()))
+    while codes:
+        c = codes.pop()
+        codes.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+        for name in c.co_names + c.co_freevars:
+            if name.split(".")[0] in _REFERENCES:  # an import in the body
+                found.add(name)
+                continue
+            try:
+                obj = cells[name].cell_contents if name in cells else func.__globals__[name]
+            except (KeyError, ValueError):
+                continue
+            if _package(obj):
+                found.add(name)
+            elif isinstance(obj, types.FunctionType):
+                found |= _reference_uses(obj, seen)
+    return found
+
+
+class _Exercises(CommaParts):
+    """The set of notebook 06: pairs also as comma strings ("0, 11", "no, 13/12"); 06-4 refuses a
+    function that calls a library's or the exercises' own survival counts."""
+
+    def _check_function(self, exercise_id, func):
+        anticipated = any(func is m.value for m in self[exercise_id].mistakes)
+        if exercise_id == "06-4" and callable(func) and not anticipated:
+            uses = _reference_uses(func)
+            if uses:
+                return Feedback(
+                    False,
+                    f"Not yet: your function reaches a library through {', '.join(sorted(uses))}. "
+                    "This exercise asks for the loop itself: count the survivals in your own code.",
+                )
+        return super()._check_function(exercise_id, func)
+
+
+EXERCISES = _Exercises()
 
 
 # -- 06-1: find what a "count first" version averages ----------------------------------------------
@@ -156,6 +201,11 @@ EXERCISES.add(
                 "The last vector counts only the examples from its creation on; the others keep "
                 "their counts.",
             ),
+            Mistake(
+                (4, 6),
+                "Does `VotedPerceptron` stop after an epoch without mistakes, as `Perceptron` "
+                "does? Reread section 2.",
+            ),
         ),
         hint="Does the run still update once it has gone through an epoch without a mistake? "
         "And what do the counts add up to (section 2)?",
@@ -171,13 +221,15 @@ EXERCISES.add(
 # -- 06-4: the voted perceptron's survival counts --------------------------------------------------
 
 
-def survival_counts(X, y, epochs, *, rule="margin", count_creation=True):
+def survival_counts(X, y, epochs, *, rule="margin", count_creation=True, stop_when_clean=False):
     """c_0, ..., c_K of a run (cyclic order, eta = 1, w_0 = 0, b_0 = 0).
 
     ``rule="prediction"`` treats a tie as correct; ``count_creation=False`` does not count the
-    example that creates a vector: two variants the exercise anticipates."""
+    example that creates a vector; ``stop_when_clean=True`` stops after an epoch without an
+    update: three variants the exercise anticipates."""
     w, b, counts = np.zeros(X.shape[1]), 0.0, [0]
     for _ in range(epochs):
+        before = len(counts)
         for x, t in zip(X, y):
             a = w @ x + b
             wrong = t * a <= 0 if rule == "margin" else (1 if a >= 0 else -1) != t
@@ -186,6 +238,8 @@ def survival_counts(X, y, epochs, *, rule="margin", count_creation=True):
                 counts.append(1 if count_creation else 0)
             else:
                 counts[-1] += 1
+        if stop_when_clean and len(counts) == before:
+            break  # an epoch without an update
     return np.array(counts)
 
 
@@ -218,6 +272,11 @@ EXERCISES.add(
                 "Your run treats a tie, y(w·x + b) = 0, as correct; the exercise's run updates "
                 "on it.",
             ),
+            Mistake(
+                lambda X, y, e: survival_counts(X, y, e, stop_when_clean=True),
+                "On this case your counts add up to less than epochs · n: how many epochs does "
+                "the task ask your loop to run, and does a clean epoch change that?",
+            ),
         ),
         hint="Print w, b and your counts after each example of the inputs above, for one epoch: "
         "at which example does your run first differ from a hand trace?",
@@ -227,8 +286,9 @@ EXERCISES.add(
         "new vector\n                w, b = w + t * x, b + t\n                counts.append(1)"
         "  # it counts the example that created it\n            else:\n                "
         "counts[-1] += 1  # the current vector survives one more example\n    return "
-        "np.array(counts)\n```\nThe counts add up to T = epochs · n, and `VotedPerceptron("
-        "max_iter=epochs).fit(X, y).counts_` gives the same numbers.",
+        "np.array(counts)\n```\nThe loop runs all `epochs` epochs, as Freund and Schapire's does, "
+        "so the counts add up to T = epochs · n; `VotedPerceptron(max_iter=epochs).fit(X, y)"
+        ".counts_` gives the same numbers.",
     )
 )
 
@@ -257,7 +317,8 @@ EXERCISES.add(
             ),
             Mistake(
                 ("no", 1),
-                "The two vectors differ (section 4's first check prints both): by what factor?",
+                "The two vectors differ (section 4's first check says so): write each as a sum "
+                "of iterates divided by a count, then compare.",
             ),
         ),
         hint="Which iterates does each version sum, and what does each divide by? Then compare "

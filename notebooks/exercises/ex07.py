@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from perclib.exercises import Exercise, ExerciseSet, Mistake
+from perclib.exercises import Exercise, Mistake
 
-EXERCISES = ExerciseSet()
+from .ex05 import CommaParts
+
+EXERCISES = CommaParts()
 
 _CLASS_WORDS = {
     "class 0": 0,
@@ -120,21 +122,32 @@ EXERCISES.add(
     Exercise(
         "07-3",
         "explain",
-        "the multiple",
-        2,
+        "(the multiple, the rise of y(w·x + b))",
+        (2, 12),
         mistakes=(
             Mistake(
-                1,
+                (1, 6),
                 "Count the vectors that change on a mistake, and how each change enters w+ − w−.",
             ),
             Mistake(
-                -2,
+                (-2, -12),
                 "Check the sign: on a mistake on a + example, does w+ − w− move towards x or "
                 "away from it?",
             ),
+            Mistake(
+                (2, 10),
+                "Your second number: the bias b = b+ − b− moves on the mistake too, and "
+                "y(w·x + b) includes it.",
+            ),
+            Mistake(
+                (2, 2),
+                "Your second number is the bias's step; the question asks how much the whole "
+                "y(w·x + b) rises at this x.",
+            ),
+            Mistake((0, 0), "A mistake always moves the weights: which vectors change?"),
         ),
-        hint="Write w+ and w− after a mistake on (x, y), subtract, and compare the change with "
-        "y x.",
+        hint="Write w+, w− and their biases after a mistake on (x, y), subtract, and compare the "
+        "change with y x; then put the change into y(w·x + b) at x = ⟨1, 2⟩.",
         words={
             "two": 2,
             "2x": 2,
@@ -148,27 +161,32 @@ EXERCISES.add(
             "2 eta y x": 2,
             "2ηyx": 2,
             "2 η y x": 2,
+            "twelve": 12,
         },  # fmt: skip
         reasons={
-            "a": "only the true class's vector moves, but by 2ηx",
-            "b": "both vectors move, but the predicted class's only when it is +",
-            "c": "the weights move by ηyx and the bias's step adds one more",
+            "a": "only the true class's vector moves, by ηx",
+            "b": "both vectors move by ηx, and on a − example the two changes cancel in the "
+            "difference",
+            "c": "the weights move by ηyx and the bias by ηy, as in the binary perceptron",
             "d": "the true class's vector gains ηx and the predicted one, with two classes always "
-            "the other class, loses ηx; in the difference both count",
+            "the other class, loses ηx; in the difference both count, for the biases as well",
         },
         reason="d",
         reason_hints={
-            "a": "Reread section 2's update: which vectors change on a mistake, and by how much?",
-            "b": "Take a mistake on a + example, then one on a − example: does the predicted "
-            "class's vector move in both?",
-            "c": "The bias has its own entry in (w, b): it moves the bias, not the weights.",
+            "a": "Reread section 2's update: which vectors change on a mistake?",
+            "b": "Take a mistake on a − example: the true class is −, the predicted one +. Write "
+            "both changes, then subtract w− from w+.",
+            "c": "That is the binary perceptron's own step; derive the multi-class update's "
+            "effect on w+ − w− instead of assuming it.",
         },
         solution="On a mistake on a + example, w+ ← w+ + ηx and w− ← w− − ηx, so w = w+ − w− ← w "
         "+ 2ηx; on a − example w ← w − 2ηx. Both are w ← w + 2η y x: the binary perceptron with "
-        "step 2η, the multiple is 2 (with η = 1). Reason (d): with two classes the predicted "
-        "class is the other one, so both vectors of the difference move, each by ηx. (a) only "
-        "one vector moving by 2ηx is not the update; (b) the predicted class moves on every "
-        "mistake; (c) the bias moves by 2ηy too, but separately from the weights.",
+        "step 2η, the multiple is 2 (with η = 1). The biases move the same way, b ← b + 2ηy. "
+        "So y(w·x + b) rises by y·(2y x·x + 2y) = 2(‖x‖² + 1) = 2·(5 + 1) = 12 at x = ⟨1, 2⟩. "
+        "Reason (d): with two classes the predicted class is the other one, so both vectors of "
+        "the difference move, each by ηx. (a) the predicted class's vector moves too; (b) the "
+        "changes have opposite signs, so they add in the difference; (c) is the binary step, "
+        "half the true one.",
     )
 )
 
@@ -180,17 +198,20 @@ def averaged_multiclass(X, y, K, epochs, *, slip=None):
     """CIML's lazy average, class by class (cyclic order, eta = 1, ties to the lowest class).
 
     ``slip`` gives the variants the exercise anticipates: "c starts at 0", "c counts only
-    mistakes", "last iterate"."""
+    mistakes", "last iterate", "only the true class", "ties to the highest class"."""
     W, b = np.zeros((K, X.shape[1])), np.zeros(K)
     U, beta = np.zeros_like(W), np.zeros_like(b)
     c = 0 if slip == "c starts at 0" else 1
     for _ in range(epochs):
         for x, t in zip(X, y):
-            k = int(np.argmax(W @ x + b))
+            scores = W @ x + b
+            k = int(np.argmax(scores))
+            if slip == "ties to the highest class":
+                k = K - 1 - int(np.argmax(scores[::-1]))
             if k != t:
-                W[t], b[t], W[k], b[k] = W[t] + x, b[t] + 1, W[k] - x, b[k] - 1
-                U[t], beta[t] = U[t] + c * x, beta[t] + c
-                U[k], beta[k] = U[k] - c * x, beta[k] - c
+                W[t], b[t], U[t], beta[t] = W[t] + x, b[t] + 1, U[t] + c * x, beta[t] + c
+                if slip != "only the true class":
+                    W[k], b[k], U[k], beta[k] = W[k] - x, b[k] - 1, U[k] - c * x, beta[k] - c
                 if slip == "c counts only mistakes":
                     c += 1
             if slip != "c counts only mistakes":
@@ -232,6 +253,16 @@ EXERCISES.add(
             Mistake(
                 lambda X, y, K, e: averaged_multiclass(X, y, K, e, slip="last iterate"),
                 "You return the last iterate (W, b), not the average of the iterates.",
+            ),
+            Mistake(
+                lambda X, y, K, e: averaged_multiclass(X, y, K, e, slip="only the true class"),
+                "The predicted class's vector moves too (section 2).",
+            ),
+            Mistake(
+                lambda X, y, K, e: averaged_multiclass(
+                    X, y, K, e, slip="ties to the highest class"
+                ),
+                "Ties go to the lowest class index (section 1).",
             ),
         ),
         hint="Print c, W and U after each example of the inputs above for one epoch, and compare "
