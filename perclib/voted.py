@@ -11,11 +11,11 @@ from ._base import BinaryLinearModel, OnlineMixin
 class VotedPerceptron(OnlineMixin, BinaryLinearModel):
     """Freund & Schapire's voted perceptron: every iterate votes, weighted by how long it survived.
 
-    Training is the perceptron's (margin rule). Each weight vector w_k is kept with its survival
+    Training is the perceptron's (margin rule). Each weight vector v_k is kept with its survival
     count c_k as in Freund and Schapire's pseudocode: a new vector starts at c = 1 (the example
-    that made it counts; w_0 = 0 starts at 0) and gains 1 for each example it then classifies
+    that made it counts; v_0 = 0 starts at 0) and gains 1 for each example it then classifies
     correctly, until its first mistake. So the counts add up to the examples visited. The
-    prediction is sign(sum_k c_k * sign(w_k.x + b_k)), with sign(0) = +1 at both levels.
+    prediction is sign(sum_k c_k * sign(v_k.x + b_k)), with sign(0) = +1 at both levels.
 
     Parameters
     ----------
@@ -29,11 +29,11 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
     Attributes
     ----------
     weights_ : ndarray of shape (K + 1, n_features)
-        The iterates w_0 = 0, w_1, ..., w_K, in order (K = n_updates_).
+        The iterates v_0 = 0, v_1, ..., v_K, in order (K = n_updates_).
     intercepts_ : ndarray of shape (K + 1,)
     counts_ : ndarray of shape (K + 1,)
         The survival counts c_0, ..., c_K (c_0 is 0 when the first example is a mistake).
-    last_coef_, last_intercept_ : the last iterate w_K, b_K.
+    last_coef_, last_intercept_ : the last iterate v_K, b_K.
     classes_, n_features_in_, n_iter_, n_updates_, converged_, mistakes_ : as in
         :class:`Perceptron`.
 
