@@ -831,9 +831,9 @@ def prediction_cost(model):
     """What predicting one example costs a fitted binary model:
     vectors, multiplications, numbers kept.
 
-    A voted perceptron keeps K weight vectors (with biases and counts) and computes K dot products
-    and K count-times-sign products per prediction; a linear model (last iterate, averaged, pocket)
-    keeps one vector and computes one dot product.
+    A voted perceptron keeps every iterate v_0, ..., v_K (K + 1 vectors for K updates, with their
+    biases and counts) and computes one dot product and one count-times-sign product per vector; a
+    linear model (last iterate, averaged, pocket) keeps one vector and computes one dot product.
 
     >>> from perclib import AveragedPerceptron, VotedPerceptron
     >>> from perclib.datasets import worked_example

@@ -128,8 +128,8 @@ def logistic_loss(y, a):
 def loss_value(loss, y, a):
     """The loss of activations ``a`` for labels ``y`` in {-1, +1}, elementwise.
 
-    >>> loss_value("hinge", [1, -1], [0.25, 2.0])
-    array([0.75, 3.  ])
+    >>> loss_value("hinge", [1, -1], [1.5, -0.5])
+    array([0. , 0.5])
     >>> loss_value("zero_one", [1, 1, -1], [0.0, -1.0, -1.0])
     array([1., 1., 0.])
     """

@@ -51,8 +51,9 @@ class EnsembleExplorer(_Widget):
     n_test : int, default=500
         Test points, drawn with the training points (same target, same noise).
     epochs : int, default=5
-        The initial number of epochs (every model runs exactly this many, or stops earlier when an
-        epoch is free of mistakes, which changes nothing afterwards).
+        The initial number of epochs. The voted and averaged perceptrons run exactly this many;
+        the last iterate and the pocket stop earlier after an epoch free of mistakes (neither would
+        change after it).
     noise : float, default=0.1
         The initial probability of flipping a label, in [0, 0.4].
     max_epochs : int, default=30
