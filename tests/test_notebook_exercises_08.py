@@ -114,10 +114,12 @@ def test_08_3_solution_passes_and_mistakes_get_their_hint():
     code = re.search(r"```python\n(.*?)```", show_solution("08-3").text, re.S).group(1)
     ns = {"np": np}
     exec(code, ns)
-    assert check_function("08-3", ns["rbf_predict"])
+    right = check_function("08-3", ns["rbf_predict"])
+    assert right and "all 27 cases (25 random, 2 ties)" in right.message
     for m in EXERCISES["08-3"].mistakes:
         fb = check_function("08-3", m.value)
         assert not fb and m.hint in fb.message
+        assert "of 27 cases (25 random, 2 ties)" in fb.message and "random cases" not in fb.message
     assert check_function("08-3", lambda *args: None).neutral
 
 

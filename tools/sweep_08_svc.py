@@ -8,9 +8,9 @@ are the median of 5 repeats of each fit and of each predict (on the 100 test poi
 points), with ``time.perf_counter``; their ratios, not the seconds, are what the notebook quotes.
 
 Usage: ``PYTHONPATH=. python tools/sweep_08_svc.py [runs]`` (default 3 runs of the 20 seeds). It
-stores the date, the machine, the accuracies and, per run, each time ratio's median and range over
-the splits in notebooks/sweeps/08_svc.json, which tests/test_sweep_08.py checks against the
-notebook's text.
+stores the date, the machine, the accuracies, per run each time ratio's median and range over the
+splits, and per run each split's raw seconds (every repeat of every fit and predict) in
+notebooks/sweeps/08_svc.json, which tests/test_sweep_08.py checks against the notebook's text.
 """
 
 from __future__ import annotations
@@ -48,30 +48,37 @@ def models():
     }
 
 
-def _median_time(f, repeats):
+def _times(f, repeats):
+    """The seconds of each of `repeats` calls of f."""
     times = []
     for _ in range(repeats):
         t = time.perf_counter()
         f()
         times.append(time.perf_counter() - t)
-    return float(np.median(times))
+    return times
 
 
-def run(seed, repeats=5):
-    """{model: (test accuracy, support vectors, fit s, predict-100 s, predict-10000 s)}."""
+def run(seed, repeats=5, raw=None):
+    """{model: (test accuracy, support vectors, fit s, predict-100 s, predict-10000 s)}, each time
+    the median of `repeats` calls. If `raw` is a dict, every call's seconds are stored in it as
+    {model: {what: [seconds, ...]}}."""
     Xtr, Xte, ytr, yte = split(seed)
     big = np.random.default_rng(seed).uniform(-1.5, 2.5, size=(10_000, 2))
     out = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         for name, model in models().items():
-            fit = _median_time(lambda m=model: m.fit(Xtr, ytr), repeats)
+            seconds = {
+                "fit": _times(lambda m=model: m.fit(Xtr, ytr), repeats),
+                "predict 100": _times(lambda m=model: m.predict(Xte), repeats),
+                "predict 10000": _times(lambda m=model: m.predict(big), repeats),
+            }
+            if raw is not None:
+                raw[name] = {what: [float(f"{t:.4g}") for t in ts] for what, ts in seconds.items()}
             out[name] = (
                 float(model.score(Xte, yte)),
                 int(len(model.support_)),
-                fit,
-                _median_time(lambda m=model: m.predict(Xte), repeats),
-                _median_time(lambda m=model: m.predict(big), repeats),
+                *(float(np.median(seconds[what])) for what in TIMES.values()),
             )
     return out
 
@@ -107,9 +114,10 @@ def summary(stored):
 
 
 def main(n_runs=3, n_seeds=20):
-    results = []
+    results, raw = [], []
     for i in range(n_runs):
-        runs = [run(s) for s in range(n_seeds)]
+        raw.append([{} for _ in range(n_seeds)])
+        runs = [run(s, raw=raw[i][s]) for s in range(n_seeds)]
         results.append(ratios(runs))
         for name, times in results[-1].items():
             for what, r in times.items():
@@ -130,6 +138,7 @@ def main(n_runs=3, n_seeds=20):
             name: round(float(np.mean([r[name][1] for r in runs])), 1) for name in runs[0]
         },
         "runs": results,
+        "seconds": raw,  # [run][split] {model: {what: each repeat's seconds}}
     }
     STORED.write_text(json.dumps(stored, indent=1) + "\n", encoding="utf-8")
 
