@@ -358,6 +358,7 @@ EXERCISES.add(
     )
 )
 
+
 def _every_b(answer):
     """02-4 answered with every whole b that works ([5, 6, 7]): as (smallest, largest), or None
     when the list is not a run of consecutive whole numbers."""
