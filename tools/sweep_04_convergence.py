@@ -9,6 +9,10 @@ recomputes the first runs of each sweep and compares them with the stored table.
   iterations and the exact disagreement P[f != g] of every run.
 - "lfd10_mc": for every run of "lfd10", the disagreement counted on 10 000 fresh uniform points
   (numpy's default_rng(2), one draw per run in turn), in units of its standard error.
+- "rank_bootstrap": the (bound, iterations) pairs of the notebook's 50 draws with N = 100 (its
+  point 3 of "What the theorem does not promise", numpy's default_rng(0)), Spearman's rho between
+  them and a 95 % percentile bootstrap interval for it (2000 resamples of the 50 pairs,
+  default_rng(0)).
 
 Usage: PYTHONPATH=. python tools/sweep_04_convergence.py
 """
@@ -60,6 +64,44 @@ def monte_carlo(r, n_points=10_000, seed=2):
     }
 
 
+def bound_and_iterations(n_draws=50, n_samples=100):
+    """The notebook's draws: 50 of N = 10, then 50 of N = 100 from one default_rng(0); the
+    (bound, iterations of Learning From Data's PLA) of each N = 100 draw with both classes."""
+    from perclib import Perceptron
+    from perclib.datasets import make_lfd
+    from perclib.theory import mistake_bound
+
+    rng = np.random.default_rng(0)
+    pairs = []
+    for N in (10, n_samples):
+        for _ in range(n_draws):
+            X, y, _ = make_lfd(N, random_state=rng)
+            if len(np.unique(y)) == 2 and N == n_samples:
+                pla = Perceptron(order="random-mistake", max_iter=10**6, random_state=rng)
+                pairs.append((float(mistake_bound(X, y)), int(pla.fit(X, y).n_updates_)))
+    return pairs
+
+
+def spearman_bootstrap(pairs, n_boot=2000, seed=0):
+    """Spearman's rho of the pairs and the middle 95 % of its values over n_boot resamples of
+    the pairs with replacement (ranks with ties averaged, as scipy.stats.spearmanr takes them)."""
+    from scipy.stats import rankdata, spearmanr
+
+    pairs = np.asarray(pairs, dtype=float)
+    rng = np.random.default_rng(seed)
+    idx = np.array([rng.integers(0, len(pairs), len(pairs)) for _ in range(n_boot)])
+    ranks = [rankdata(pairs[idx, j], axis=1) for j in (0, 1)]  # each resample ranked on its own
+    a, b = (r - r.mean(axis=1, keepdims=True) for r in ranks)
+    rho_boot = (a * b).sum(axis=1) / np.sqrt((a * a).sum(axis=1) * (b * b).sum(axis=1))
+    lo, hi = np.percentile(rho_boot, [2.5, 97.5])
+    rho = spearmanr(pairs[:, 0], pairs[:, 1]).statistic
+    return {
+        "rho": round(float(rho), 9),
+        "boot_lo": round(float(lo), 9),
+        "boot_hi": round(float(hi), 9),
+    }
+
+
 def _runs(r):
     return {
         "iterations": r["iterations"].tolist(),
@@ -76,6 +118,8 @@ if __name__ == "__main__":
         "lfd100": _runs(lfd100),
         "lfd10_mc": monte_carlo(lfd10),
     }
+    pairs = bound_and_iterations()
+    table["rank_bootstrap"] = {"pairs": pairs, **spearman_bootstrap(pairs)}
     OUT.parent.mkdir(exist_ok=True)
     OUT.write_text(json.dumps(table, separators=(",", ":")) + "\n")
     print("wrote", OUT.name, {k: len(v) for k, v in table.items()})

@@ -11,12 +11,151 @@ from __future__ import annotations
 
 import numpy as np
 
-from perclib.exercises import Exercise, ExerciseSet, Mistake, _words
+from perclib.exercises import (
+    Exercise,
+    ExerciseSet,
+    Feedback,
+    Mistake,
+    _blank,
+    _numbers,
+    _words,
+    blank_feedback,
+    has_blank,
+)
 
 EXERCISES = ExerciseSet()
 
 
-# -- 1: the learning rate that lands on a tie -------------------------------------------------
+# -- 1: the learning rate from zero ---------------------------------------------------------------
+
+EXERCISES.add(
+    Exercise(
+        "02-1",
+        "predict",
+        "the factor",
+        lambda: 1,
+        words={
+            "same": 1,
+            "the same": 1,
+            "same number": 1,
+            "the same number": 1,
+            "same number of updates": 1,
+            "the same number of updates": 1,
+            "no change": 1,
+            "unchanged": 1,
+            "as many": 1,
+            "equal": 1,
+            "1x": 1,
+            "1 x": 1,
+            "x1": 1,
+            "1 times": 1,
+            "once": 1,
+        },
+        mistakes=(
+            Mistake(
+                100,
+                "Smaller steps do not by themselves mean more of them. Write the weights after "
+                "the first few updates as multiples of η, and ask which points are mistakes.",
+            ),
+            Mistake(0.01, "Fewer updates would need bigger steps, and the steps got smaller."),
+            Mistake(
+                1e4,
+                "Smaller steps do not by themselves mean more of them. Write the weights after "
+                "the first few updates as multiples of η, and ask which points are mistakes.",
+            ),
+        ),
+        hint="From w = 0, b = 0, write the weights after each update as η times something.",
+        solution="By induction every (w, b) of the η = 0.01 run is 0.01 times the (w, b) of the η "
+        "= 1 run at the same step, and sign(0.01·a) = sign(a); so the same points are mistakes "
+        "and the number of updates is the same: factor 1.",
+    )
+)
+
+
+# -- 2: which rule updates on a tie ---------------------------------------------------------------
+
+_RULES = {
+    "margin": "margin",
+    "margin only": "margin",
+    "prediction": "prediction",
+    "prediction only": "prediction",
+    "both": "both",
+    "margin and prediction": "both",
+    "prediction and margin": "both",
+    "either": "both",
+    "each": "both",
+    "neither": "neither",
+    "none": "neither",
+    "no": "neither",
+    "nothing": "neither",
+}
+_FILLER = {"the", "rule", "rules", "only", "one", "s"}
+
+
+def _rule(word):
+    """A rule named in any wording: "The margin rule.", "only the margin rule", "margin-rule"."""
+    if not isinstance(word, str):
+        return None
+    said = " ".join(t for t in _words(word).split() if t not in _FILLER)
+    return _RULES.get(said, _RULES.get(said.replace(" only", "")))
+
+
+def _judge_tie(answer):
+    form = 'give a pair, such as ("both", "neither"): the rule for y = +1, then for y = −1.'
+    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
+        return form
+    plus, minus = (_rule(a) for a in answer)
+    if plus is None or minus is None:
+        return form + ' Each is "margin", "prediction", "both" or "neither".'
+    if plus == "margin" and minus == "both":
+        return None
+    return (
+        "at least one of your two answers does not follow from the two tests. At a = 0, "
+        "work out y·a for the margin rule and ŷ = sign(0) for the prediction rule."
+    )
+
+
+EXERCISES.add(
+    Exercise(
+        "02-2",
+        "explain",
+        "your pair",
+        None,
+        judge=_judge_tie,
+        hint="",
+        reasons={
+            "a": "At a = 0 the prediction rule takes ŷ = np.sign(0), which is +1, so it updates "
+            "for y = −1 only; the margin rule's test y·a <= 0 holds for both labels.",
+            "b": "At a = 0 the margin rule updates for both labels because y·a = 0 falls short "
+            "of the margin of 1 it asks of every point; the prediction rule compares y with "
+            "ŷ = sign(0) = +1.",
+            "c": "The two rules are the same rule up to the factor 2 in the step, so they "
+            "update on the same points, ties included.",
+            "d": "At a = 0 the margin rule's test y·a <= 0 holds whatever the label, while the "
+            "prediction rule compares y with ŷ = sign(0) = +1.",
+        },
+        reason="d",
+        reason_hints={
+            "a": "run np.sign(0.0). What does it return, and would a rule built on it skip "
+            "a tie with y = +1?",
+            "b": "write the margin rule's test as section 1 gives it: which number does it "
+            "compare y·a with? Would it update a point with y·a = 0.5?",
+            "c": "section 6 shows the factor 2 away from ties; a tie is exactly where the two "
+            "tests can disagree. Write both tests at a = 0.",
+        },
+        solution="The margin rule updates when y·a <= 0; at a = 0, y·a = 0 for either label, so "
+        "it updates for y = +1 and for y = −1. The prediction rule updates when ŷ ≠ y; ŷ = "
+        'sign(0) = +1, so it updates for y = −1 only. Answer: ("margin", "both"), reason d. '
+        "So from w = 0, b = 0, where the first activation is always a tie, the two rules part "
+        "at the first step exactly when the first label is +1. Reasons a and b reach the "
+        "same pair by a wrong route: np.sign(0) is 0, not +1 (sign(0) = +1 is this course's "
+        "own convention, and a rule built on np.sign would update a tie for both labels), and "
+        "the margin rule's test is y·a <= 0, with no margin of 1.",
+    )
+)
+
+
+# -- 3: the learning rate that lands on a tie -------------------------------------------------
 
 _X1, _YA1 = np.array([1.0, 2.0]), -3.0
 
@@ -28,10 +167,11 @@ def _eta_to_tie(step=None):
 
 EXERCISES.add(
     Exercise(
-        "02-1",
+        "02-3",
         "quick",
         "η",
         lambda: _eta_to_tie(),
+        words={"half": 0.5, "one half": 0.5, "a half": 0.5, "one-half": 0.5},
         mistakes=(
             Mistake(
                 lambda: _eta_to_tie(step=_X1 @ _X1),
@@ -58,7 +198,7 @@ EXERCISES.add(
 )
 
 
-# -- 2: how many updates one point forces -------------------------------------------------------
+# -- 4: how many updates one point forces -------------------------------------------------------
 
 
 _W2, _X2, _Y2 = np.array([-5.0, -5.0]), np.array([1.0, 1.0]), 1.0
@@ -78,9 +218,9 @@ def _biases_with_two(bias_in_a=True, bias_moves=True, tie_is_mistake=True):
 
 EXERCISES.add(
     Exercise(
-        "02-2",
+        "02-4",
         "predict",
-        "the smallest and largest b",
+        "your pair (smallest b, largest b)",
         lambda: _biases_with_two(),
         mistakes=(
             Mistake(
@@ -115,49 +255,7 @@ EXERCISES.add(
 )
 
 
-# -- 3: the learning rate from zero ---------------------------------------------------------------
-
-EXERCISES.add(
-    Exercise(
-        "02-3",
-        "predict",
-        "the factor",
-        lambda: 1,
-        words={
-            "same": 1,
-            "the same": 1,
-            "no change": 1,
-            "unchanged": 1,
-            "as many": 1,
-            "equal": 1,
-            "1x": 1,
-            "1 x": 1,
-            "x1": 1,
-            "1 times": 1,
-            "once": 1,
-        },
-        mistakes=(
-            Mistake(
-                100,
-                "Smaller steps do not by themselves mean more of them. Write the weights after "
-                "the first few updates as multiples of η, and ask which points are mistakes.",
-            ),
-            Mistake(0.01, "Fewer updates would need bigger steps, and the steps got smaller."),
-            Mistake(
-                1e4,
-                "Smaller steps do not by themselves mean more of them. Write the weights after "
-                "the first few updates as multiples of η, and ask which points are mistakes.",
-            ),
-        ),
-        hint="From w = 0, b = 0, write the weights after each update as η times something.",
-        solution="By induction every (w, b) of the η = 0.01 run is 0.01 times the (w, b) of the η "
-        "= 1 run at the same step, and sign(0.01·a) = sign(a); so the same points are mistakes "
-        "and the number of updates is the same: factor 1.",
-    )
-)
-
-
-# -- 4: one epoch of the prediction rule, with its count ----------------------------------------
+# -- 5: one epoch of the prediction rule, with its count ----------------------------------------
 
 
 def _prediction_epoch(w, b, X, y, eta, tie=1.0, factor=None, bias=True, sign=1.0, count="update"):
@@ -215,7 +313,7 @@ def _bug(**kw):
 
 EXERCISES.add(
     Exercise(
-        "02-4",
+        "02-5",
         "implement",
         "your prediction_epoch",
         _epoch_cases,
@@ -261,90 +359,41 @@ EXERCISES.add(
 )
 
 
-# -- 5: which rule updates on a tie ---------------------------------------------------------------
-
-_RULES = {
-    "margin": "margin",
-    "margin only": "margin",
-    "prediction": "prediction",
-    "prediction only": "prediction",
-    "both": "both",
-    "margin and prediction": "both",
-    "prediction and margin": "both",
-    "either": "both",
-    "each": "both",
-    "neither": "neither",
-    "none": "neither",
-    "no": "neither",
-    "nothing": "neither",
-}
-_FILLER = {"the", "rule", "rules", "only", "one", "s"}
+def _every_b(answer):
+    """02-4 answered with every whole b that works ([5, 6, 7]): as (smallest, largest), or None
+    when the list is not a run of consecutive whole numbers."""
+    got = _numbers(answer)
+    if got is None or got.ndim != 1 or got.size < 3:
+        return answer
+    run = np.sort(got)
+    if np.all(run == np.round(run)) and np.all(np.diff(run) == 1):
+        return (float(run[0]), float(run[-1]))
+    return None
 
 
-def _rule(word):
-    """A rule named in any wording: "The margin rule.", "only the margin rule", "margin-rule"."""
-    if not isinstance(word, str):
-        return None
-    said = " ".join(t for t in _words(word).split() if t not in _FILLER)
-    return _RULES.get(said, _RULES.get(said.replace(" only", "")))
+def check(exercise_id, answer, *, because=None):
+    """Check your answer to an exercise of this notebook (see perclib.exercises' check).
+
+    An explain exercise lists its reasons only once the conclusion is right: the options speak of
+    what each rule does, so seen beside a wrong conclusion they would give the right one away.
+    """
+    ex = EXERCISES[exercise_id]
+    if exercise_id == "02-4" and not _blank(answer):
+        answer = _every_b(answer)
+        if answer is None:
+            return Feedback(
+                False,
+                "Not yet: give the smallest and the largest b as a pair, or list every whole b "
+                "that works, with none missing between them.",
+            )
+    if ex.reasons and ex.judge is not None and (because is None or _blank(because)):
+        if has_blank(answer):
+            return blank_feedback(ex.what)
+        if ex.judge(answer) is not None:  # judged as with any reason: the pair's hint
+            return EXERCISES.check(exercise_id, answer, because="?")
+    return EXERCISES.check(exercise_id, answer, because=because)
 
 
-def _judge_tie(answer):
-    form = 'give a pair, such as ("both", "neither"): the rule for y = +1, then for y = −1.'
-    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
-        return form
-    plus, minus = (_rule(a) for a in answer)
-    if plus is None or minus is None:
-        return form + ' Each is "margin", "prediction", "both" or "neither".'
-    if plus == "margin" and minus == "both":
-        return None
-    return (
-        "at least one of your two answers does not follow from the two tests. At a = 0, "
-        "work out y·a for the margin rule and ŷ = sign(0) for the prediction rule."
-    )
-
-
-EXERCISES.add(
-    Exercise(
-        "02-5",
-        "explain",
-        "your pair",
-        None,
-        judge=_judge_tie,
-        hint="",
-        reasons={
-            "a": "At a = 0 the prediction rule takes ŷ = np.sign(0), which is +1, so it updates "
-            "for y = −1 only; the margin rule's test y·a <= 0 holds for both labels.",
-            "b": "At a = 0 the margin rule updates for both labels because y·a = 0 falls short "
-            "of the margin of 1 it asks of every point; the prediction rule compares y with "
-            "ŷ = sign(0) = +1.",
-            "c": "The two rules are the same rule up to the factor 2 in the step, so they "
-            "update on the same points, ties included.",
-            "d": "At a = 0 the margin rule's test y·a <= 0 holds whatever the label, while the "
-            "prediction rule compares y with ŷ = sign(0) = +1.",
-        },
-        reason="d",
-        reason_hints={
-            "a": "run np.sign(0.0). What does it return, and would a rule built on it skip "
-            "a tie with y = +1?",
-            "b": "write the margin rule's test as section 1 gives it: which number does it "
-            "compare y·a with? Would it update a point with y·a = 0.5?",
-            "c": "section 6 shows the factor 2 away from ties; a tie is exactly where the two "
-            "tests can disagree. Write both tests at a = 0.",
-        },
-        solution="The margin rule updates when y·a <= 0; at a = 0, y·a = 0 for either label, so "
-        "it updates for y = +1 and for y = −1. The prediction rule updates when ŷ ≠ y; ŷ = "
-        'sign(0) = +1, so it updates for y = −1 only. Answer: ("margin", "both"), reason d. '
-        "So from w = 0, b = 0, where the first activation is always a tie, the two rules part "
-        "at the first step exactly when the first label is +1. Reasons a and b reach the "
-        "same pair by a wrong route: np.sign(0) is 0, not +1 (sign(0) = +1 is this course's "
-        "own convention, and a rule built on np.sign would update a tie for both labels), and "
-        "the margin rule's test is y·a <= 0, with no margin of 1.",
-    )
-)
-
-
-check = EXERCISES.check
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
 reveal = EXERCISES.reveal

@@ -19,6 +19,7 @@ from perclib.exercises import (
     Exercise,
     ExerciseSet,
     Mistake,
+    _blank,
     blank_feedback,
     check_epoch,
     epoch_trace,
@@ -154,7 +155,13 @@ def _judge_order(answer):
         return "my_order must list each of the four points <1,1>, <1,2>, <0,0>, <−1,0> once."
     if theta_end.shape != (3,):
         return "my_theta is θ = (b, w1, w2) after your epoch 1: three numbers."
-    rows = epoch_trace(X, y, [where[p] for p in points])
+    visit = [where[p] for p in points]
+    if visit in ([0, 1, 2, 3], [3, 2, 1, 0]):
+        return (
+            "that order is traced in this notebook already (section 2's order or exercise 2's "
+            "reversed one): pick an order not traced above, and trace it yourself."
+        )
+    rows = epoch_trace(X, y, visit)
     if not np.allclose(theta_end, rows[-1]["theta"]):
         return (
             "θ after your epoch 1 is not right for your order. Trace it row by row from "
@@ -232,11 +239,13 @@ EXERCISES.add(
 )
 
 
-def _broken_ref(theta_before, theta_after, X, y, tie=1.0, bias=True, was_right=True, fixed=False):
-    """The indices of the points that theta_after gets wrong and theta_before got right.
+def _first_break(thetas, X, y, tie=1.0, bias=True, was_right=True, fixed=False, shift=0):
+    """(k, i): the first step k whose θ (thetas[k]) predicts wrong a point i that thetas[k - 1]
+    predicted right, the smallest such i; (0, -1) when no step breaks a point.
 
-    The keywords make the anticipated bugs: a tie predicted tie, the bias left out, every point
-    wrong after (whether or not it was right before), the points fixed instead of broken.
+    The keywords make the anticipated bugs: a tie predicted −1, the bias left out, every point
+    wrong after (whether or not it was right before), the points fixed instead of broken, the
+    step counted from 0.
     """
     Z = np.c_[np.ones(len(X)) if bias else np.zeros(len(X)), X]
 
@@ -244,27 +253,28 @@ def _broken_ref(theta_before, theta_after, X, y, tie=1.0, bias=True, was_right=T
         a = Z @ theta
         return np.where(a > 0, 1.0, np.where(a < 0, -1.0, tie)) == y
 
-    before, after = right(theta_before), right(theta_after)
-    if fixed:
-        return [int(i) for i in np.flatnonzero(~before & after)]
-    return [int(i) for i in np.flatnonzero((before | (not was_right)) & ~after)]
+    for k in range(1, len(thetas)):
+        before, after = right(thetas[k - 1]), right(thetas[k])
+        changed = (~before & after) if fixed else ((before | (not was_right)) & ~after)
+        if changed.any():
+            return (k - shift, int(np.flatnonzero(changed)[0]))
+    return (0, -1)
 
 
-def _broken_cases(rng):
-    """Updates of the prediction rule on small integer data, many with ties, as the trace has."""
+def _break_cases(rng):
+    """Runs of the prediction rule on small integer data, many with ties, as the trace has."""
     cases = []
     while len(cases) < 25:
         n = int(rng.integers(3, 7))
         X = rng.integers(-2, 3, (n, 2)).astype(float)
         y = rng.choice([-1.0, 1.0], n)
-        theta = rng.integers(-2, 3, 3).astype(float)
-        i = int(rng.integers(n))
-        z = np.r_[1.0, X[i]]
-        y_hat = 1.0 if theta @ z >= 0 else -1.0
-        if y_hat == y[i]:
-            continue  # no update on this point
-        after = theta + (y[i] - y_hat) * z
-        cases.append(((theta, after, X, y), _broken_ref(theta, after, X, y)))
+        thetas = [rng.integers(-2, 3, 3).astype(float)]
+        for i in rng.integers(0, n, int(rng.integers(2, 6))):  # visit a few points
+            z = np.r_[1.0, X[i]]
+            y_hat = 1.0 if thetas[-1] @ z >= 0 else -1.0
+            thetas.append(thetas[-1] + (y[i] - y_hat) * z)
+        thetas = np.array(thetas)
+        cases.append(((thetas, X, y), _first_break(thetas, X, y)))
     return cases
 
 
@@ -272,38 +282,47 @@ EXERCISES.add(
     Exercise(
         "03-4",
         "implement",
-        "your broken_by",
-        _broken_cases,
+        "your first_break",
+        _break_cases,
+        returns=("step", "point"),
         mistakes=(
             Mistake(
-                lambda t0, t1, X, y: _broken_ref(t0, t1, X, y, tie=-1.0),
-                "Your list differs where a point has θ·x = 0: which class does this course "
+                lambda T, X, y: _first_break(T, X, y, tie=-1.0),
+                "Your answer differs where a point has θ·x = 0: which class does this course "
                 "predict for a tie?",
             ),
             Mistake(
-                lambda t0, t1, X, y: _broken_ref(t0, t1, X, y, was_right=False),
-                "Your list has points that were already wrong before the update: the question "
-                "is which points the update made wrong.",
+                lambda T, X, y: _first_break(T, X, y, was_right=False),
+                "You counted a point that was already wrong before the step: the question is "
+                "which point a step made wrong.",
             ),
             Mistake(
-                lambda t0, t1, X, y: _broken_ref(t0, t1, X, y, fixed=True),
-                "Your list has the points the update fixed, not the ones it broke.",
+                lambda T, X, y: _first_break(T, X, y, fixed=True),
+                "You found a point a step fixed, not one it broke.",
             ),
             Mistake(
-                lambda t0, t1, X, y: _broken_ref(t0, t1, X, y, bias=False),
+                lambda T, X, y: _first_break(T, X, y, bias=False),
                 "Your activations leave out θ's first entry, the bias: θ·x is taken with the "
                 "augmented x.",
             ),
+            Mistake(
+                lambda T, X, y: _first_break(T, X, y, shift=1),
+                "Your step is one too small: step k is the one that left θ = thetas[k].",
+            ),
         ),
-        hint="Work that case out by hand: for each point, its prediction under θ before and "
-        "under θ after, and whether each is right. Which point is your list wrong about?",
-        solution="```python\ndef broken_by(theta_before, theta_after, X, y):\n"
+        hint="Work that case out by hand: for each step, each point's prediction under θ before "
+        "and after it, and whether each is right. At which step does your function go wrong?",
+        solution="```python\ndef first_break(thetas, X, y):\n"
         "    Z = np.c_[np.ones(len(X)), X]  # the augmented points\n"
-        "    def right(theta):\n"
-        "        return np.where(Z @ theta >= 0, 1, -1) == y  # sign(0) = +1\n"
-        "    return list(np.flatnonzero(right(theta_before) & ~right(theta_after)))\n```\n"
-        "For section 2's trace: the update at step 3 breaks both +1 points, the one at step 5 "
-        "breaks <0,0>, the one at step 7 none.",
+        "    right = [np.where(Z @ t >= 0, 1, -1) == y for t in thetas]  # sign(0) = +1\n"
+        "    for k in range(1, len(thetas)):\n"
+        "        broken = np.flatnonzero(right[k - 1] & ~right[k])\n"
+        "        if len(broken):\n"
+        "            return k, int(broken[0])\n"
+        "    return 0, -1\n```\n"
+        "For section 2's run (thetas = θ = (0, 0, 0) and the θ after each of its 12 steps) it "
+        "returns (3, 0): step 3 breaks <1,1> (and <1,2>), as section 4 found. For exercise 5 "
+        "run it on the margin rule's steps in the reverse order.",
         seed=303,
     )
 )
@@ -414,7 +433,21 @@ def _steps_text(broken):
     return ", ".join(steps[:-1]) + " and " + steps[-1]
 
 
-check = EXERCISES.check
+def check(exercise_id, answer, *, because=None):
+    """Check your answer to an exercise of this notebook (see perclib.exercises' check).
+
+    An explain exercise lists its reasons only once the step and the point are right: the
+    options say what kind of update breaks what kind of point, which would narrow the search.
+    """
+    ex = EXERCISES[exercise_id]
+    if ex.reasons and ex.judge is not None and (because is None or _blank(because)):
+        if has_blank(answer):
+            return blank_feedback(ex.what)
+        if ex.judge(answer) is not None:  # judged as with any reason: the trace hint
+            return EXERCISES.check(exercise_id, answer, because="?")
+    return EXERCISES.check(exercise_id, answer, because=because)
+
+
 check_function = EXERCISES.check_function
 show_solution = EXERCISES.show_solution
 answered = EXERCISES.answered

@@ -9,26 +9,29 @@ perclib.exercises. The notebook loads them with
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from perclib import Perceptron
 from perclib.datasets import make_separable
-from perclib.exercises import Exercise, ExerciseSet, Mistake, blank_feedback
+from perclib.exercises import Exercise, ExerciseSet, Mistake, _words, blank_feedback
+from perclib.exercises import _number as _read_number
+from perclib.exercises import _numbers as _read_numbers
 from perclib.theory import mistake_bound
 
 EXERCISES = ExerciseSet()
 
 
 def _number(value):
-    """A number in any form a student may write: int, float, Fraction, Decimal, "1600", [1600]."""
-    if isinstance(value, (list, tuple, np.ndarray)) and np.size(value) == 1:
-        value = np.ravel(value)[0]
-    if isinstance(value, bool):
-        return None
-    try:
-        return float(value.strip() if isinstance(value, str) else value)
-    except (TypeError, ValueError, AttributeError):
-        return None
+    """A number in any form a student may write, read as every notebook reads it (int, float,
+    Fraction, Decimal, "1/2", "two", [1600]), and with thousands commas ("1,025")."""
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d{1,3}(,\d{3})+(\.\d*)?\s*", value):
+        value = value.replace(",", "")
+    if isinstance(value, (list, tuple, np.ndarray)):
+        got = _read_numbers(value)
+        return None if got is None or got.size != 1 else float(got.ravel()[0])
+    return _read_number(value)
 
 
 def _numeric(expected, mistakes, hint, tol=1e-6):
@@ -53,6 +56,19 @@ def _word(value):
     if not isinstance(value, str):
         return None
     return "".join(ch for ch in value.lower() if ch.isalnum())
+
+
+def _leading(value, known):
+    """The known word a sentence starts with ("more than before" -> "more"), or None: the whole
+    answer, else its first two words, else its first word."""
+    if not isinstance(value, str):
+        return None
+    said = _words(value).split()
+    for n in (len(said), 2, 1):
+        word = _word(" ".join(said[:n]))
+        if word in known:
+            return known[word]
+    return None
 
 
 EXERCISES.add(
@@ -125,7 +141,7 @@ def _judge_start(answer):
         direction, term = answer
     except (TypeError, ValueError):
         return 'give a pair (a, b): a is "more", "the same" or "fewer", b a letter.'
-    word, letter = _DIRECTIONS.get(_word(direction)), _word(term)
+    word, letter = _leading(direction, _DIRECTIONS), _word(term)
     if word is None:
         return '(a) must be "more", "the same" or "fewer".'
     if letter not in _TERMS:
@@ -160,48 +176,57 @@ EXERCISES.add(
 )
 
 
-def _translated_bound():
-    return float(mistake_bound(np.array([[3.0], [1.0]]), np.array([1, -1])))
+def _shifted_bound(s):
+    """The bound (R/γ*)² of the pair x = 1 + s (+1), x = s − 1 (−1)."""
+    return float(mistake_bound(np.array([[1.0 + s], [s - 1.0]]), np.array([1, -1])))
+
+
+def _first_shift_above(limit=100.0, bound=_shifted_bound):
+    return next(s for s in range(100) if bound(s) > limit)
+
+
+def _band_only_bound(s):
+    """The slip: γ* taken as the band's half-width 1, R right."""
+    return 1.0 + (1.0 + s) ** 2
 
 
 EXERCISES.add(
     Exercise(
         "04-3",
         "predict",
-        "your bound",
+        "your shift",
         None,
         judge=_numeric(
-            _translated_bound,
+            _first_shift_above,
             (
                 (
-                    2.0,
-                    "That is the bound of the centred pair. Moving the points moves the best line "
-                    "away from the origin: what does that do to its bias, and to the norm of w̃?",
+                    float(_first_shift_above(bound=_band_only_bound)),
+                    "You have R right, but γ* is not the half-width of the band between the "
+                    "points: the bias counts in the norm of the unit vector w̃*. How does that "
+                    "bias grow with s?",
                 ),
                 (
-                    10.0,
-                    "You have R² right, but γ* is not the half-width of the band: the bias counts "
-                    "in the norm of the unit vector w̃*.",
+                    float(_first_shift_above() - 1),
+                    "At that s the bound is still at most 100: recompute it for your s.",
                 ),
-                (
-                    9.0,
-                    "R is measured on x̃ = (1, x), not on x, and γ* is not the half-width of the "
-                    "band.",
-                ),
-                (45.0, "γ* is right, but R is measured on the augmented x̃ = (1, x), not on x."),
             ),
-            "Write both points as x̃ = (1, x). R is the longest x̃; for γ*, find the unit (b, w) "
-            "whose worse point has the largest y(b + wx).",
-            tol=1e-3,
+            "Write both points as x̃ = (1, x) for a general s. R is the longer x̃; for γ*, find "
+            "the unit (b, w) whose worse point has the largest y(b + wx); then evaluate the "
+            "bound for s = 0, 1, 2, ... until it passes 100.",
+            tol=1e-9,
         ),
         solution=lambda: (
-            "x̃₊ = (1, 3), x̃₋ = (1, 1), so R² = 10. The best unit (b, w) gives both points the "
-            "same margin, b + 3w = −(b + w), so b = −2w: the line x = 2, the middle of the gap, "
-            "as for the widest band. Unit length: 4w² + w² = 1, w = 1/√5, and the margin is "
-            "b + 3w = w = 1/√5, so γ*² = 1/5. The bound is R²/γ*² = 10·5 = 50, against 2 for "
-            "the centred pair: the same gap, 25 times the bound. Equivalently (section 'Two "
-            "maximum margins'), γ* = γ_geo/√(1 + d0²) with γ_geo = 1 and d0 = 2. The bias pays "
-            "for the line's distance from the origin, in the norm."
+            "x̃₊ = (1, 1 + s), x̃₋ = (1, s − 1), so R² = 1 + (1 + s)². The best unit (b, w) gives "
+            "both points the same margin, b + (1 + s)w = −(b + (s − 1)w), so b = −sw: the line "
+            "x = s, the middle of the gap, as for the widest band. Unit length: s²w² + w² = 1, "
+            "w = 1/√(1 + s²), and the margin is b + (1 + s)w = w, so γ*² = 1/(1 + s²). The "
+            "bound is (1 + (1 + s)²)(1 + s²): "
+            + ", ".join(f"{_shifted_bound(k):g} at s = {k}" for k in range(5))
+            + f". So s = {_first_shift_above()}: the gap never changes, yet the bound grows "
+            "like s⁴. Equivalently (section 'Two maximum margins'), γ* = γ_geo/√(1 + d0²) with "
+            "γ_geo = 1 and d0 = s. Taking γ* as the band's half-width 1 gives R² alone and "
+            f"s = {_first_shift_above(bound=_band_only_bound)}. The bias pays for the line's "
+            "distance from the origin, in the norm."
         ),
     )
 )
@@ -302,8 +327,9 @@ def _judge_stop(answer):
         verdict, count, why = answer
     except (TypeError, ValueError):
         return 'give (a, b, c): a is "yes" or "no", b a number, c a letter.'
-    word, letter, n = _word(verdict), _word(why), _number(count)
-    word = {"y": "yes", "n": "no", "true": "yes", "false": "no"}.get(word, word)
+    letter, n = _word(why), _number(count)
+    word = _leading(verdict, {"yes": "yes", "no": "no", "y": "yes", "n": "no", "true": "yes",
+                              "false": "no"})  # fmt: skip
     if isinstance(verdict, (bool, np.bool_)):
         word = "yes" if verdict else "no"
     if word not in ("yes", "no"):
