@@ -3,6 +3,7 @@ notebooks/sweeps/06_early_stopping.json: recompute the sweeps, compare them with
 and find the quoted numbers in the notebook's text."""
 
 import json
+import re
 from pathlib import Path
 
 from tools.sweep_06_early_stopping import STORED, last_vs_longest, sweep
@@ -44,3 +45,11 @@ def test_notebook_quotes_the_stored_sweeps():
         f"{early['seeds']} seeds; better on {early['better']}, worse on {early['worse']})"
     )
     assert summary in text, summary
+
+
+def test_notebook_quotes_the_stored_benchmark_ratio():
+    results = (NOTEBOOK.parents[1] / "benchmarks" / "results.md").read_text(encoding="utf-8")
+    section = results.split("### Naive against lazy averaging on sparse data", 1)[1]
+    ratio = re.search(r"naive/lazy = ([0-9.]+)", section).group(1)
+    quoted = f"found the naive average {ratio} times slower than the lazy one in its stored run"
+    assert quoted in _markdown(), quoted

@@ -13,7 +13,15 @@ import numpy as np
 
 from perclib import PocketPerceptron
 from perclib.datasets import make_xor
-from perclib.exercises import Exercise, ExerciseSet, Mistake, _words
+from perclib.exercises import (
+    Exercise,
+    ExerciseSet,
+    Feedback,
+    Mistake,
+    _reason_key,
+    _words,
+    has_blank,
+)
 
 
 class CommaParts(ExerciseSet):
@@ -21,11 +29,19 @@ class CommaParts(ExerciseSet):
     "(3/4, 0)" or "no, -0.5" as the tuple it spells, when the exercise asks for that many parts,
     and the exercise's word synonyms inside a pair (used by notebooks 05-07).
 
+    An explain exercise's reason is judged only once the numbers are right, and every wrong
+    reason gets the same message with the count of reasons tried so far (the verdict "Right" says
+    it too): trying the keys one by one is visible, and no message tells one option from another.
+
     >>> sets = CommaParts()
     >>> _ = sets.add(Exercise("00-1", "quick", "the pair", ("no", 0.5), solution="."))
     >>> bool(sets.check("00-1", "No, 1/2")), bool(sets.check("00-1", "(no, 0.5)"))
     (True, True)
     """
+
+    def __init__(self):
+        super().__init__()
+        self._reasons_tried = {}  # exercise id -> the wrong reasons picked with right numbers
 
     def check(self, exercise_id, answer, *, because=None):
         if isinstance(answer, str) and "," in answer:
@@ -39,7 +55,29 @@ class CommaParts(ExerciseSet):
             answer = type(answer)(
                 synonyms.get(_words(a), a) if isinstance(a, str) else a for a in answer
             )
-        return super().check(exercise_id, answer, because=because)
+        ex = self[exercise_id]
+        picked = _reason_key(because, ex.reasons) if isinstance(because, str) else None
+        if ex.kind != "explain" or not ex.reasons or picked is None or has_blank(answer):
+            return super().check(exercise_id, answer, because=because)
+        # the numbers first, judged as if the reason were right; then the reason alone
+        numbers = self._check(exercise_id, answer, ex.reason)
+        if not numbers.correct:
+            return numbers
+        tried = self._reasons_tried.setdefault(exercise_id, set())
+        if picked != ex.reason:
+            tried.add(picked)
+            return Feedback(
+                False,
+                f"Not yet: your answer is right, but reason {picked!r} does not justify it. "
+                f"Reasons tried so far: {len(tried)} of {len(ex.reasons) - 1} wrong ones. Test "
+                "each option on this exercise's own numbers before you pick again. "
+                f"Stuck? show_solution({exercise_id!r}) gives the worked solution.",
+            )
+        after = f" after {len(tried)} wrong reason(s)" if tried else " at the first try"
+        return self._verdict(
+            exercise_id,
+            Feedback(True, f"Right: {ex.what} and the reason are correct (reason found{after})."),
+        )
 
 
 EXERCISES = CommaParts()
@@ -106,8 +144,8 @@ EXERCISES.add(
             ),
             Mistake(
                 ("yes", -0.5),
-                "Test the inequality that defines a subgradient at a w̃' on the correct side, "
-                "y a' > 0, with this g: which side of it is larger?",
+                "Test the inequality that defines a subgradient at some w̃' away from the "
+                "kink: where can its left side be smaller than its right?",
             ),
         ),
         hint='Give a pair: "yes" or "no", and the λ with g = −λ·y·x̃.',
@@ -120,14 +158,6 @@ EXERCISES.add(
             "perceptron descends",
         },
         reason="b",
-        reason_hints={
-            "a": "The segment at the kink is written with a minus sign, −λ·y·x̃: put g in that "
-            "form before you compare its coefficient with [0, 1].",
-            "c": "A convex function has subgradients at every point, kinks included: at a kink "
-            "there are many (the segment in the text).",
-            "d": "Descent moves against a subgradient, so the perceptron's update direction "
-            "tells you about −g, not g. Test the inequality that defines a subgradient instead.",
-        },
         solution="The subgradient set at the kink is {−λ·y·x̃ : 0 <= λ <= 1}, with x̃ = (1, x). "
         "+0.5·y·x̃ = −(−0.5)·y·x̃ is λ = −0.5, outside [0, 1], so the answer is no, by reason "
         "(b): at a w̃' with y a' > 0 the left side of ℓ(w̃') >= ℓ(w̃) + gᵀ(w̃' − w̃) is 0 and the "

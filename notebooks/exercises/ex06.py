@@ -332,14 +332,6 @@ EXERCISES.add(
             "d": "the bias absorbs the difference between the two vectors",
         },
         reason="c",
-        reason_hints={
-            "a": "Size alone settles nothing: a point close to the boundary flips under a tiny "
-            "change. What exactly is the relation between the two vectors?",
-            "b": "Write both returned vectors as sums of iterates: is their difference a "
-            "multiple of w_T, or of something else?",
-            "d": "The bias changes too: compare b − β/c under both starts. What do vector and "
-            "bias share?",
-        },
         solution="No, and the factor is 13/12. With c ← 0 the counter is s − 1 during the s-th "
         "example and T at the end, so u′ = u − w_T and the returned vector is "
         "w_T − (u − w_T)/T = ((T + 1) w_T − u)/T = (w_0 + ... + w_T)/T: the same sum of iterates "

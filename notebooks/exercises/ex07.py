@@ -11,11 +11,31 @@ from __future__ import annotations
 
 import numpy as np
 
-from perclib.exercises import Exercise, Mistake
+from perclib.exercises import Exercise, Feedback, Mistake
 
 from .ex05 import CommaParts
+from .ex06 import _reference_uses
 
-EXERCISES = CommaParts()
+
+class _Exercises(CommaParts):
+    """The set of notebook 07: pairs also as comma strings ("2, 12"); 07-4 refuses a function
+    that calls a library's multi-class perceptron or the exercises' own reference."""
+
+    def _check_function(self, exercise_id, func):
+        anticipated = any(func is m.value for m in self[exercise_id].mistakes)
+        if exercise_id == "07-4" and callable(func) and not anticipated:
+            uses = _reference_uses(func)
+            if uses:
+                return Feedback(
+                    False,
+                    f"Not yet: your function reaches a library through {', '.join(sorted(uses))}. "
+                    "This exercise asks for the loop itself: update and average the weights in "
+                    "your own code.",
+                )
+        return super()._check_function(exercise_id, func)
+
+
+EXERCISES = _Exercises()
 
 _CLASS_WORDS = {
     "class 0": 0,
@@ -172,13 +192,6 @@ EXERCISES.add(
             "the other class, loses ηx; in the difference both count, for the biases as well",
         },
         reason="d",
-        reason_hints={
-            "a": "Reread section 2's update: which vectors change on a mistake?",
-            "b": "Take a mistake on a − example: the true class is −, the predicted one +. Write "
-            "both changes, then subtract w− from w+.",
-            "c": "That is the binary perceptron's own step; derive the multi-class update's "
-            "effect on w+ − w− instead of assuming it.",
-        },
         solution="On a mistake on a + example, w+ ← w+ + ηx and w− ← w− − ηx, so w = w+ − w− ← w "
         "+ 2ηx; on a − example w ← w − 2ηx. Both are w ← w + 2η y x: the binary perceptron with "
         "step 2η, the multiple is 2 (with η = 1). The biases move the same way, b ← b + 2ηy. "
