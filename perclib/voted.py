@@ -32,7 +32,7 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
         The iterates v_0 = 0, v_1, ..., v_K, in order (K = n_updates_).
     intercepts_ : ndarray of shape (K + 1,)
     counts_ : ndarray of shape (K + 1,)
-        The survival counts c_0, ..., c_K (c_0 is 0 when the first example is a mistake).
+        The survival counts c_0, ..., c_K (c_0 is 0: from v_0 = 0 the first example is a mistake).
     last_coef_, last_intercept_ : the last iterate v_K, b_K.
     classes_, n_features_in_, n_iter_, n_updates_, converged_, mistakes_ : as in
         :class:`Perceptron`.
