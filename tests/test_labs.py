@@ -1459,3 +1459,38 @@ def test_explored_data_are_per_student_and_reproducible(lab, monkeypatch):
     assert seeds("alice", key="another term's secret") != seeds("alice")
     with pytest.raises(ValueError, match="STUDENT_ID"):
         seeds("")
+
+
+def test_the_similarity_report_finds_renamed_copies_and_only_them(monkeypatch):
+    """A copy with other names and layout is listed; code written apart is not; what the release
+    notebook already holds does not count; a class of 300 of two answers gives its two groups."""
+    monkeypatch.syspath_prepend(str(LABS / "grader"))
+    import labgrader.reports
+
+    fit = (
+        "def fit(X, y, epochs):\n    w = [0.0] * len(X[0])\n    b = 0.0\n"
+        "    for _ in range(epochs):\n        for x, t in zip(X, y):\n"
+        "            a = sum(wi * xi for wi, xi in zip(w, x)) + b\n"
+        "            if t * a <= 0:\n                w = [wi + t * xi for wi, xi in zip(w, x)]\n"
+        "                b += t\n    return w, b\n"
+    )
+    renamed = fit.replace("w", "weights").replace("    ", "  ").replace("a =", "act =")
+    renamed = renamed.replace("t * a", "t * act")
+    other = (
+        "import numpy as np\n\ndef fit(X, y, epochs):\n    X = np.asarray(X, float)\n"
+        "    theta = np.zeros(X.shape[1] + 1)\n    Xa = np.c_[X, np.ones(len(X))]\n"
+        "    for epoch in range(epochs):\n        for i in range(len(Xa)):\n"
+        "            if y[i] * (Xa[i] @ theta) <= 0:\n                theta += y[i] * Xa[i]\n"
+        "    return theta[:-1], theta[-1]\n"
+    )
+    verdicts = {
+        "ada": {"answers": {"fit": fit}},
+        "bob": {"answers": {"fit": renamed}},
+        "cy": {"answers": {"fit": other}},
+        "dee": {"answers": {"fit": "def fit(X, y, epochs):\n    raise NotImplementedError\n"}},
+    }
+    pairs = labgrader.reports.similar_pairs(verdicts, {})
+    assert [(a, b) for a, b, _ in pairs] == [("ada", "bob")], pairs
+    assert labgrader.reports.similar_pairs(verdicts, {"fit": fit}) == [], "release text counted"
+    many = {f"s{i:03d}": {"answers": {"fit": fit if i % 2 else other}} for i in range(300)}
+    assert len(labgrader.reports.similar_pairs(many, {})) == 2 * (150 * 149 // 2)
