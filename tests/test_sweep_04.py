@@ -46,7 +46,10 @@ def test_rank_bootstrap_matches_a_recomputation_and_the_notebook_quotes_it(table
 
     stored = table["rank_bootstrap"]
     pairs = sweep.bound_and_iterations()
-    assert [list(p) for p in pairs] == stored["pairs"] and len(pairs) == 50
+    # the same iterations; the bounds to LP round-off (they differ in the 11th digit across
+    # Python and SciPy versions, which leaves every rank, so the bootstrap, unchanged)
+    assert len(pairs) == 50 and [p[1] for p in pairs] == [p[1] for p in stored["pairs"]]
+    assert np.allclose([p[0] for p in pairs], [p[0] for p in stored["pairs"]], rtol=1e-9, atol=0)
     fresh = sweep.spearman_bootstrap(pairs)
     assert fresh == {k: stored[k] for k in ("rho", "boot_lo", "boot_hi")}
     # the vectorised resampling is spearmanr on each resample (the first 100 of the 2000)
