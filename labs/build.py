@@ -218,8 +218,8 @@ def autograde(course=HERE, db=None, env=None, feedback=False, release=True, jobs
                 pool.shutdown()
         changed = [v for v, new in verdicts.values() if new]
         record(course, db, changed)
-        if feedback and changed:
-            for lab in sorted({v["lab"] for v in changed}):
+        if feedback:  # every graded lab: a run after `make grade` has nothing new but asks for it
+            for lab in sorted({lab for lab, _ in verdicts}):
                 nbgrader(course, "generate_feedback", lab, "--force", "--db", db, env=env)
     rows = grade_table(course, db, {k: v for k, (v, _) in verdicts.items()})
     write_reports(course, rows, {k: v for k, (v, _) in verdicts.items()})
