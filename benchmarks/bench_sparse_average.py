@@ -10,16 +10,22 @@ to the section "sparse" of benchmarks/results.md, where notebook 06 points.
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_var] = "1"
+
+# the notebooks' experiments, imported from notebooks/ as the notebooks import them
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "notebooks"))
 
 import statistics  # noqa: E402
 import time  # noqa: E402
 
 from _report import write_section  # noqa: E402
+from experiments import averaged_sparse  # noqa: E402
 
-from perclib.sparse import averaged_sparse, make_sparse_text  # noqa: E402
+from perclib.datasets import make_sparse_text  # noqa: E402
 
 
 def main(repeats=5, n=2000, d=20000, words=20, epochs=5):

@@ -1,4 +1,5 @@
-"""The voted perceptron (Freund & Schapire 1999)."""
+"""The voted perceptron (Freund & Schapire 1999), and :func:`prediction_cost`: what one of its
+predictions costs, against the one vector of a linear model."""
 
 from __future__ import annotations
 
@@ -90,3 +91,35 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
         X = self._check_X(X)
         signs = training.predict_sign(X @ self.weights_.T + self.intercepts_)
         return signs @ self.counts_.astype(np.float64)
+
+
+def prediction_cost(model):
+    """What predicting one example costs a fitted binary model:
+    vectors, multiplications, numbers kept.
+
+    A voted perceptron keeps every iterate v_0, ..., v_K (K + 1 vectors for K updates, with their
+    biases and counts) and computes one dot product and one count-times-sign product per vector; a
+    linear model (last iterate, averaged, pocket) keeps one vector and computes one dot product.
+
+    >>> from perclib import AveragedPerceptron, VotedPerceptron
+    >>> from perclib.datasets import worked_example
+    >>> X, y = worked_example()
+    >>> prediction_cost(VotedPerceptron(max_iter=3).fit(X, y))
+    {'vectors': 4, 'multiplications': 12, 'numbers_stored': 16}
+    >>> prediction_cost(AveragedPerceptron(max_iter=3).fit(X, y))
+    {'vectors': 1, 'multiplications': 2, 'numbers_stored': 3}
+    """
+    fitted = getattr(model, "__dict__", {})
+    if "classes_" not in fitted:
+        raise ValueError("prediction_cost needs a fitted model: call fit(X, y) first.")
+    d = int(model.n_features_in_)
+    if "weights_" in fitted and "counts_" in fitted:
+        K = int(model.weights_.shape[0])
+        return {"vectors": K, "multiplications": K * d + K, "numbers_stored": K * (d + 2)}
+    coef = np.asarray(fitted.get("coef_"))
+    if coef.ndim != 1:
+        raise ValueError(
+            f"prediction_cost handles binary models (voted or with a 1-D coef_); "
+            f"got {type(model).__name__}."
+        )
+    return {"vectors": 1, "multiplications": d, "numbers_stored": d + 1}

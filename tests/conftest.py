@@ -1,7 +1,16 @@
-"""Shared test setup. Agg and the isolated Jupyter/IPython/matplotlib folders: ../conftest.py."""
+"""Shared test setup. Agg and the isolated Jupyter/IPython/matplotlib folders: ../conftest.py.
+
+The course content beside the notebooks (notebooks/exercises/, notebooks/experiments.py) is
+imported as the notebooks import it, from notebooks/: that folder goes on sys.path here, once.
+"""
+
+import pathlib
+import sys
 
 import matplotlib.pyplot as plt
 import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "notebooks"))
 
 
 @pytest.fixture(autouse=True)

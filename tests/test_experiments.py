@@ -1,8 +1,10 @@
-"""perclib.experiments against independent oracles: brute force, Monte Carlo, direct runs, the
-perclib models, scikit-learn."""
+"""The notebooks' experiments (notebooks/experiments.py) against independent oracles: brute
+force, Monte Carlo, direct runs, the perclib models, scikit-learn."""
 
+import doctest
 import warnings
 
+import experiments as E
 import numpy as np
 import pytest
 from sklearn.linear_model import SGDClassifier
@@ -13,14 +15,13 @@ from test_theory import independent_bound
 from perclib import (
     AveragedPerceptron,
     ConvergenceWarning,
-    MulticlassPerceptron,
     Perceptron,
     PocketPerceptron,
     VotedPerceptron,
 )
-from perclib import experiments as E
 from perclib.datasets import (
     load_breast_cancer,
+    make_fixed_ratio,
     make_lfd,
     make_noisy,
     make_separable,
@@ -114,7 +115,7 @@ def test_novikoff_check_errors():
     ],
 )
 def test_make_fixed_ratio_is_exact(n, d, ratio):
-    X, y = E.make_fixed_ratio(n, d, ratio, random_state=n + d)
+    X, y = make_fixed_ratio(n, d, ratio, random_state=n + d)
     assert X.shape == (n, d) and set(y.tolist()) == {-1, 1}
     assert radius(X) == pytest.approx(np.sqrt(2.0), rel=1e-12)
     _, _, gamma = max_margin(X, y)
@@ -131,11 +132,11 @@ def test_separable_data_is_required_before_any_run():
 
 def test_make_fixed_ratio_errors():
     with pytest.raises(ValueError, match="ratio"):
-        E.make_fixed_ratio(10, 2, 1.0)
+        make_fixed_ratio(10, 2, 1.0)
     with pytest.raises(ValueError, match="n_samples"):
-        E.make_fixed_ratio(2, 2, 10.0)
+        make_fixed_ratio(2, 2, 10.0)
     with pytest.raises(ValueError, match="rho"):
-        E.make_fixed_ratio(10, 2, 10.0, rho=-1.0)
+        make_fixed_ratio(10, 2, 10.0, rho=-1.0)
 
 
 def test_vary_n_d_keeps_the_ratio_and_the_bound():
@@ -502,29 +503,6 @@ def test_averaging_and_voting_reduce_the_spread_over_seeds():
     assert std["voted"][-1] < std["last"][-1]
 
 
-# ---------------------------------------------------------------- prediction cost
-def test_prediction_cost_counts_the_vectors():
-    X, y = make_noisy(100, 5, flip=0.1, random_state=0)
-    voted = VotedPerceptron(max_iter=4).fit(X, y)
-    K = voted.n_updates_ + 1
-    assert E.prediction_cost(voted) == {
-        "vectors": K,
-        "multiplications": K * 5 + K,
-        "numbers_stored": K * 7,
-    }
-    avg = AveragedPerceptron(max_iter=4).fit(X, y)
-    assert E.prediction_cost(avg) == {"vectors": 1, "multiplications": 5, "numbers_stored": 6}
-    with pytest.raises(ValueError, match="fitted"):
-        E.prediction_cost(VotedPerceptron())
-    with pytest.raises(ValueError, match="fitted"):
-        E.prediction_cost("model")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        multi = MulticlassPerceptron(max_iter=2).fit(X, np.arange(100) % 3)
-    with pytest.raises(ValueError, match="binary models"):
-        E.prediction_cost(multi)
-
-
 # ---------------------------------------------------------------- confusion matrix
 @pytest.mark.parametrize("seed", range(5))
 def test_confusion_matrix_matches_sklearn(seed):
@@ -558,3 +536,17 @@ def test_confusion_matrix_with_string_labels_and_its_checks():
         E.confusion_matrix([1, 2], [1, 2], labels=[])
     with pytest.raises(ValueError, match="appear in y_true"):
         E.confusion_matrix([1, 2], [1, 2], labels=[7])
+
+
+# ---------------------------------------------------------------- the docstrings' examples
+@pytest.mark.parametrize(
+    "example",
+    [t for t in doctest.DocTestFinder().find(E) if t.examples],
+    ids=lambda t: t.name.removeprefix("experiments."),
+)
+def test_docstring_example(example):
+    """The examples in the experiments' docstrings run as written: the unit tier's doctests
+    (--doctest-modules) cover perclib, and this module lives beside the notebooks."""
+    runner = doctest.DocTestRunner()
+    runner.run(example)
+    assert runner.failures == 0

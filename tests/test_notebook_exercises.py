@@ -7,18 +7,16 @@ import itertools
 import json
 import pathlib
 import re
-import sys
 
 import numpy as np
 import pytest
+from experiments import lazy_average
 
 from perclib import Perceptron, VotedPerceptron
 from perclib.datasets import worked_example
 from perclib.exercises import epoch_trace
-from perclib.experiments import lazy_average
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "notebooks"))  # where the notebooks import them from
 NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("0*_*.ipynb"))
 MODULES = {nb[:2]: importlib.import_module(f"exercises.ex{nb[:2]}") for nb in NOTEBOOKS}
 EXERCISES = [ex for module in MODULES.values() for ex in module.EXERCISES]

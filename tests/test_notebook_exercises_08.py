@@ -2,21 +2,15 @@
 gets its hint without the answer, the explain exercise needs its reason, and the worked solution of
 the implement exercise passes it."""
 
-import pathlib
 import re
-import sys
 from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
+from exercises.ex08 import EXERCISES, check, check_function, reveal, show_solution
 from sklearn.metrics.pairwise import rbf_kernel
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "notebooks"))
-
-from exercises.ex08 import EXERCISES, check, check_function, reveal, show_solution  # noqa: E402
-
-from perclib import KernelPerceptron  # noqa: E402
+from perclib import KernelPerceptron
 
 
 def test_08_1_forms_and_hints():

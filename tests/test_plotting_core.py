@@ -1,25 +1,37 @@
 """perclib.plotting.core on the Agg backend: check the artists and their data, not pixels."""
 
+import warnings
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.colors import to_rgba
 
-from perclib import MulticlassPerceptron
-from perclib.datasets import make_blobs3, make_separable, worked_example
+from perclib import (
+    AveragedPerceptron,
+    MulticlassPerceptron,
+    Perceptron,
+    PocketPerceptron,
+    VotedPerceptron,
+)
+from perclib.datasets import make_blobs3, make_noisy, make_separable, worked_example
 from perclib.plotting import (
+    METHOD_STYLES,
     NEGATIVE,
     OKABE_ITO,
     POSITIVE,
     boundary_segment,
+    plot_boundaries,
     plot_classes,
     plot_data,
     plot_decision_boundary,
     plot_decision_regions,
+    plot_margin_band,
     plot_mistakes,
     plot_update,
 )
 from perclib.plotting.core import halfplanes
+from perclib.theory import max_margin
 
 
 def polygon_area(p):
@@ -315,3 +327,115 @@ def test_plot_decision_regions_refuses_a_classifier_of_other_labels():
     model = MulticlassPerceptron().fit(X, y + 10)
     with pytest.raises(ValueError, match="predicts labels .* not in y"):
         plot_decision_regions(X, y, model, resolution=10)
+
+
+# -- the max-margin band (notebook 04, MarginExplorer) ---------------------------------------------
+
+
+def test_plot_margin_band_lines_and_support_points():
+    X, y = make_separable(30, 2, margin=0.2, random_state=1)
+    w, b, gamma = max_margin(X, y)
+    ax = plot_data(X, y)
+    ax = plot_margin_band(w, b, gamma, ax=ax, X=X, y=y)
+    lines = ax.get_lines()
+    assert len(lines) == 3
+    for line, offset in zip(lines, (0.0, gamma, -gamma)):
+        pts = line.get_xydata()
+        np.testing.assert_allclose(pts @ w + b, offset, atol=1e-9)
+    ringed = ax.collections[-1].get_offsets()
+    ys = np.where(y == 1, 1, -1)
+    margins = ys * (X @ w + b)
+    assert len(ringed) >= 2
+    np.testing.assert_allclose(
+        np.asarray(ringed) @ w + b, np.sign(np.asarray(ringed) @ w + b) * gamma, atol=1e-8
+    )
+    assert np.sum(margins <= gamma + 1e-9) == len(ringed)
+    assert ax.get_aspect() == 1.0
+
+
+def test_plot_margin_band_errors():
+    with pytest.raises(ValueError, match="2 entries"):
+        plot_margin_band([1.0, 0.0, 0.0], 0.0, 0.1)
+    with pytest.raises(ValueError, match="positive"):
+        plot_margin_band([1.0, 0.0], 0.0, 0.0)
+    ax = plot_margin_band([1.0, 0.0], 0.0, 0.1, xlim=(-1, 1), ylim=(-1, 1))
+    assert ax.get_xlim() == (-1, 1)
+
+
+# -- the four answers' boundaries (notebook 06, EnsembleExplorer) ----------------------------------
+
+
+def _fitted(X, y, epochs=5):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return {
+            "last": Perceptron(max_iter=epochs).fit(X, y),
+            "voted": VotedPerceptron(max_iter=epochs).fit(X, y),
+            "averaged": AveragedPerceptron(max_iter=epochs).fit(X, y),
+            "pocket": PocketPerceptron(max_iter=epochs).fit(X, y),
+        }
+
+
+def test_boundaries_draw_each_linear_boundary_on_its_line():
+    X, y = make_noisy(80, flip=0.1, random_state=0)
+    models = _fitted(X, y)
+    ax = plot_boundaries(models, X, y)
+    lines = {line.get_label(): line for line in ax.lines}
+    for name in ("last", "averaged", "pocket"):
+        pts = lines[METHOD_STYLES[name]["label"]].get_xydata()
+        m = models[name]
+        assert pts.shape == (2, 2)
+        np.testing.assert_allclose(pts @ m.coef_ + m.intercept_, 0, atol=1e-9)
+    # the voted boundary: a contour whose points lie where the vote changes sign
+    assert METHOD_STYLES["voted"]["label"] in lines
+    contours = [c for c in ax.collections if hasattr(c, "levels")]
+    assert len(contours) == 1
+    pts = np.vstack([p.vertices for p in contours[0].get_paths()])
+    assert len(pts) > 10
+    step = (ax.get_xlim()[1] - ax.get_xlim()[0]) / 299
+    near = [
+        np.unique(
+            models["voted"].predict(p + step * np.array([[1, 0], [-1, 0], [0, 1], [0, -1]]))
+        ).size
+        for p in pts[::5]
+    ]
+    assert np.mean(np.array(near) == 2) > 0.9
+    assert ax.get_aspect() == 1.0
+    assert [t.get_text() for t in ax.get_legend().get_texts()][-4:] == [
+        "last iterate",
+        "voted",
+        "averaged",
+        "pocket",
+    ]
+
+
+def test_boundaries_with_limits_and_degenerate_models():
+    X, y = make_noisy(30, flip=0.0, random_state=1)
+    fig, ax = plt.subplots()
+    zero = AveragedPerceptron(max_iter=1).fit(X, y)
+    zero.coef_ = np.zeros(2)  # a zero vector has no boundary: an empty line, still in the legend
+    one_sided = VotedPerceptron(max_iter=1).fit(X, y)
+    one_sided.counts_ = np.zeros_like(one_sided.counts_)  # every vote 0: all +1, no edge
+    out = plot_boundaries(
+        {"averaged": zero, "voted": one_sided, "extra": zero},
+        X,
+        y,
+        ax,
+        xlim=(-2, 2),
+        ylim=(-2, 2),
+        resolution=50,
+    )
+    assert out is ax and ax.get_xlim() == (-2, 2)
+    assert len(ax.lines[0].get_xydata()) == 0
+    assert not [c for c in ax.collections if hasattr(c, "levels")]
+    assert ax.lines[-1].get_label() == "extra"
+
+
+def test_boundaries_bad_input():
+    X, y = make_noisy(20, flip=0.0, random_state=1)
+    with pytest.raises(ValueError, match="non-empty dict"):
+        plot_boundaries([], X, y)
+    with pytest.raises(ValueError, match="2-D data"):
+        plot_boundaries({"a": Perceptron().fit(X, y)}, np.zeros((3, 3)), [0, 1, 1])
+    with pytest.raises(ValueError, match="not fitted"):
+        plot_boundaries({"a": Perceptron()}, X, y)

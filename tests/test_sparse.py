@@ -1,9 +1,10 @@
 import numpy as np
 import pytest
+from experiments import averaged_sparse
 from scipy import sparse
 
 from perclib import AveragedPerceptron
-from perclib.sparse import averaged_sparse, make_sparse_text
+from perclib.datasets import make_sparse_text
 
 
 def test_lazy_and_naive_agree_with_the_dense_averaged_perceptron():

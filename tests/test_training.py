@@ -3,6 +3,7 @@ them, one loop that every binary trainer runs, and the hooks the block scan call
 
 import warnings
 
+import experiments
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -13,13 +14,11 @@ from perclib import (
     MulticlassPerceptron,
     Perceptron,
     block_scan,
-    experiments,
     training,
 )
-from perclib.datasets import make_blobs3, make_separable, worked_example
+from perclib.datasets import make_blobs3, make_separable, make_sparse_text, worked_example
 from perclib.exercises import epoch_trace
 from perclib.sgd import LinearSGD
-from perclib.sparse import averaged_sparse, make_sparse_text
 from perclib.training import _seq_dot, activation, scores
 
 
@@ -156,7 +155,7 @@ def test_the_block_scan_calls_the_hook_as_the_plain_loop_does(order, rule, spars
 
 def test_every_binary_trainer_runs_the_one_plain_loop(monkeypatch):
     """The pocket, averaged and voted perceptrons, a recorded Perceptron, LinearSGD, the
-    experiments, the sparse averaging demo and the exercises' trace all train through
+    notebooks' experiments, the sparse averaging demo and the exercises' trace all train through
     training.train: no copy. The spy sits in the loop's per-example call of ``activation`` and
     reads the loop's own locals."""
     import sys
@@ -203,7 +202,7 @@ def test_every_binary_trainer_runs_the_one_plain_loop(monkeypatch):
         "iterate_average": lambda: experiments.iterate_average(X, y, max_iter=2),
         "lazy_average": lambda: experiments.lazy_average(X, y, max_iter=2),
         "epoch_errors": lambda: experiments.epoch_errors(X, y, X, y, max_epochs=2, order="cyclic"),
-        "averaged_sparse": lambda: averaged_sparse(Xs, ys, max_iter=2),
+        "averaged_sparse": lambda: experiments.averaged_sparse(Xs, ys, max_iter=2),
         "epoch_trace": lambda: epoch_trace(X, y, [0, 1, 2]),
     }
     for name, run in trainers.items():

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from perclib import AveragedPerceptron, MulticlassPerceptron, Perceptron, VotedPerceptron
 from perclib.datasets import make_blobs3, make_noisy, worked_example
+from perclib.voted import prediction_cost
 
 
 def brute_force(X, y, epochs):
@@ -111,3 +112,26 @@ def test_partial_fit_continues_the_fit_epoch_by_epoch(model, attrs, order):
             warnings.simplefilter("ignore")  # three epochs, not converged: as above
             cyclic = model(max_iter=3, random_state=5).fit(X, y)
         assert not np.array_equal(cyclic.last_coef_, whole.last_coef_)
+
+
+# ---------------------------------------------------------------- prediction cost
+def test_prediction_cost_counts_the_vectors():
+    X, y = make_noisy(100, 5, flip=0.1, random_state=0)
+    voted = VotedPerceptron(max_iter=4).fit(X, y)
+    K = voted.n_updates_ + 1
+    assert prediction_cost(voted) == {
+        "vectors": K,
+        "multiplications": K * 5 + K,
+        "numbers_stored": K * 7,
+    }
+    avg = AveragedPerceptron(max_iter=4).fit(X, y)
+    assert prediction_cost(avg) == {"vectors": 1, "multiplications": 5, "numbers_stored": 6}
+    with pytest.raises(ValueError, match="fitted"):
+        prediction_cost(VotedPerceptron())
+    with pytest.raises(ValueError, match="fitted"):
+        prediction_cost("model")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        multi = MulticlassPerceptron(max_iter=2).fit(X, np.arange(100) % 3)
+    with pytest.raises(ValueError, match="binary models"):
+        prediction_cost(multi)

@@ -5,8 +5,7 @@ import numpy as np
 import pytest
 
 from perclib import Perceptron
-from perclib.datasets import make_separable
-from perclib.experiments import make_fixed_ratio
+from perclib.datasets import make_fixed_ratio, make_separable
 from perclib.theory import max_margin, mistake_bound, radius
 from perclib.widgets import MarginExplorer
 

@@ -4,8 +4,8 @@ Both take several seconds, too long for a notebook cell, so they run here ahead 
 notebooks/sweeps/04_convergence.json, which notebook 04 reads and quotes. tests/test_sweep_04.py
 recomputes the first runs of each sweep and compares them with the stored table.
 
-- "novikoff": perclib.experiments.novikoff_check(1000, random_state=0), one entry per data set.
-- "lfd10", "lfd100": perclib.experiments.lfd_experiment(N, 1000) with random_state 0 and 1: the
+- "novikoff": experiments.novikoff_check(1000, random_state=0), one entry per data set.
+- "lfd10", "lfd100": experiments.lfd_experiment(N, 1000) with random_state 0 and 1: the
   iterations and the exact disagreement P[f != g] of every run.
 - "lfd10_mc": for every run of "lfd10", the disagreement counted on 10 000 fresh uniform points
   (numpy's default_rng(2), one draw per run in turn), in units of its standard error.
@@ -14,15 +14,14 @@ recomputes the first runs of each sweep and compares them with the stored table.
   them and a 95 % percentile bootstrap interval for it (2000 resamples of the 50 pairs,
   default_rng(0)).
 
-Usage: PYTHONPATH=. python tools/sweep_04_convergence.py
+Usage: PYTHONPATH=.:notebooks python tools/sweep_04_convergence.py  (notebooks/experiments.py)
 """
 
 import json
 import pathlib
 
+import experiments as E
 import numpy as np
-
-from perclib import experiments as E
 
 OUT = pathlib.Path(__file__).resolve().parents[1] / "notebooks" / "sweeps" / "04_convergence.json"
 

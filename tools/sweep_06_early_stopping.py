@@ -10,7 +10,7 @@ For each seed, the noisy 2-D task of section 6 (200 training points, labels flip
 perceptron runs 20 shuffled epochs; the epoch with the lowest validation error is compared with the
 last epoch on the test half.
 
-Usage: PYTHONPATH=. python tools/sweep_06_early_stopping.py
+Usage: PYTHONPATH=.:notebooks python tools/sweep_06_early_stopping.py  (notebooks/experiments.py)
 It stores both results in notebooks/sweeps/06_early_stopping.json, which tests/test_sweep_06.py
 re-checks (recomputed, and against the numbers the notebook's text quotes).
 """
@@ -18,10 +18,10 @@ re-checks (recomputed, and against the numbers the notebook's text quotes).
 import json
 import pathlib
 
+import experiments as E
 import numpy as np
 
 from perclib import VotedPerceptron
-from perclib import experiments as E
 from perclib.datasets import make_noisy
 
 STORED = (

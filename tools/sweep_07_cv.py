@@ -7,7 +7,7 @@ says how the comparisons fared over ten repetitions of that 20-split experiment,
 the spreads, the paired difference between the plain multi-class perceptron and one-vs-rest, and
 on how many splits "8 read as 1" is the (joint) largest confusion.
 
-Usage: PYTHONPATH=. python tools/sweep_07_cv.py [random_state ...]   (default: 0 to 9)
+Usage: PYTHONPATH=.:notebooks python tools/sweep_07_cv.py [random_state ...]   (default: 0 to 9)
 With the default ten repetitions it also stores the rows and totals in notebooks/sweeps/07_cv.json,
 which tests/test_sweep_07.py re-checks (repetition 0 recomputed, the totals, the notebook's quotes).
 """
@@ -18,6 +18,7 @@ import sys
 import warnings
 
 import numpy as np
+from experiments import confusion_matrix
 from sklearn.exceptions import ConvergenceWarning as SklearnConvergenceWarning
 from sklearn.linear_model import Perceptron as OneVsRestPerceptron
 from sklearn.linear_model import SGDClassifier
@@ -25,7 +26,6 @@ from sklearn.model_selection import RepeatedStratifiedKFold, cross_validate
 
 from perclib import ConvergenceWarning, MulticlassPerceptron
 from perclib.datasets import load_digits
-from perclib.experiments import confusion_matrix
 
 STORED = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "sweeps" / "07_cv.json"
 

@@ -40,6 +40,22 @@ CLASS_COLORS = [
 ]
 CLASS_MARKERS = ["o", "x", "s", "^", "D", "v", "P", "*"]
 
+#: One style per answer of one perceptron run (last iterate, voted, averaged, pocket), as notebook
+#: 06 and the EnsembleExplorer draw them: colour, line style, legend label.
+METHOD_STYLES = {
+    "last": {"color": OKABE_ITO["black"], "linestyle": "--", "label": "last iterate"},
+    "voted": {"color": OKABE_ITO["purple"], "linestyle": "-.", "label": "voted"},
+    "averaged": {"color": OKABE_ITO["green"], "linestyle": "-", "label": "averaged"},
+    "pocket": {"color": OKABE_ITO["orange"], "linestyle": ":", "label": "pocket"},
+}
+_EXTRA_COLORS = [OKABE_ITO[k] for k in ("sky", "yellow", "blue", "vermillion")]
+
+
+def _method_style(name, k):
+    if name in METHOD_STYLES:
+        return METHOD_STYLES[name]
+    return {"color": _EXTRA_COLORS[k % len(_EXTRA_COLORS)], "linestyle": "-", "label": str(name)}
+
 
 def _check_2d(X, y, who):
     """X (with 2 features) and y (as long as X), checked for ``who``, which draws them."""
@@ -281,6 +297,73 @@ def plot_decision_boundary(
     return _data_plane(ax, xlim, ylim)
 
 
+def plot_margin_band(
+    w,
+    b,
+    gamma,
+    ax=None,
+    *,
+    X=None,
+    y=None,
+    xlim=None,
+    ylim=None,
+    tol=1e-9,
+    color=None,
+    label="max-margin separator",
+):
+    """The max-margin separator w.x + b = 0 with ||(w, b)|| = 1 and its band |w.x + b| <= gamma.
+
+    The band's edges are the lines w.x + b = +-gamma (dotted). In the plane, a point at augmented
+    margin gamma lies at Euclidean distance gamma / ||w|| from the line, so the band is
+    2 gamma/||w|| wide (wider than 2 gamma, since ||w|| <= 1). With X and y, the support points
+    (margin within ``tol`` of gamma) are ringed. Draw the data first. Returns the axes.
+    """
+    w = np.asarray(w, dtype=np.float64)
+    b, gamma = float(b), float(gamma)
+    if w.shape != (2,):
+        raise ValueError(f"w must have 2 entries to draw a 2-D band; got shape {w.shape}.")
+    if gamma <= 0:
+        raise ValueError(f"gamma must be positive; got {gamma!r}.")
+    ax = _ax(ax)
+    color = OKABE_ITO["green"] if color is None else color
+    xlim, ylim = _limits(ax, xlim, ylim)
+    gx, gy, _ = _grid(xlim, ylim, 300)
+    a = w[0] * gx + w[1] * gy + b
+    ax.contourf(
+        gx,
+        gy,
+        (np.abs(a) <= gamma).astype(float),
+        levels=[0.5, 1.5],
+        colors=[color],
+        alpha=0.15,
+        zorder=0,
+    )
+    for offset, style, lab in (
+        (0.0, "-", label),
+        (gamma, ":", "margin band $w\\cdot x+b=\\pm\\gamma^*$"),
+        (-gamma, ":", None),
+    ):
+        line = {"xlim": xlim, "ylim": ylim, "color": color, "linestyle": style, "label": lab}
+        plot_decision_boundary(w, b - offset, ax, shade=False, arrow=False, **line)
+    if X is not None and y is not None:
+        X = V.check_array(X)
+        y = V.check_y(y, X.shape[0])
+        classes = np.unique(y)
+        ys = np.where(y == classes[-1], 1.0, -1.0)
+        support = ys * (X @ w + b) <= gamma + tol
+        ax.scatter(
+            X[support, 0],
+            X[support, 1],
+            s=260,
+            facecolors="none",
+            edgecolors=color,
+            linewidths=1.5,
+            zorder=4,
+            label="support points",
+        )
+    return _data_plane(ax, xlim, ylim)
+
+
 def plot_update(
     x, y, w_before, b_before, w_after, b_after, ax=None, *, eta=1.0, xlim=None, ylim=None
 ):
@@ -401,4 +484,80 @@ def plot_decision_regions(X, y, clf, ax=None, *, resolution=300, alpha=0.15, s=5
     )
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
+    return ax
+
+
+def _padded_limits(X, pad=0.1):
+    """The data's box (xlim, ylim), widened on each side by ``pad`` times its span."""
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    span = np.maximum(hi - lo, 1e-9)
+    return (lo[0] - pad * span[0], hi[0] + pad * span[0]), (
+        lo[1] - pad * span[1],
+        hi[1] + pad * span[1],
+    )
+
+
+def plot_boundaries(models, X, y, ax=None, *, xlim=None, ylim=None, resolution=300):
+    """The decision boundaries of several fitted binary models over 2-D data.
+
+    A model with a 1-D ``coef_`` (last iterate, averaged, pocket) has the line w.x + b = 0; any
+    other model (the voted perceptron) is drawn as the edge of the region it predicts as +1, found
+    on a ``resolution`` x ``resolution`` grid. Names in :data:`METHOD_STYLES` get their style.
+
+    Parameters
+    ----------
+    models : dict
+        name -> fitted binary model, all trained on labels of ``y``.
+
+    Returns the axes.
+    """
+    if not isinstance(models, dict) or not models:
+        raise ValueError("models must be a non-empty dict of name -> fitted model.")
+    X, y = _check_2d(X, y, "plot_boundaries")
+    ax = plot_data(X, y, ax)
+    dx, dy = _padded_limits(X)
+    xlim = dx if xlim is None else tuple(xlim)
+    ylim = dy if ylim is None else tuple(ylim)
+    gx, gy, grid = _grid(xlim, ylim, resolution)
+    for k, (name, model) in enumerate(models.items()):
+        if "classes_" not in getattr(model, "__dict__", {}):
+            raise ValueError(f"models[{name!r}] is not fitted: call fit(X, y) first.")
+        style = _method_style(name, k)
+        coef = model.__dict__.get("coef_")
+        xs, ys = [], []  # the line, or nothing but the legend's entry
+        if coef is not None and np.ndim(coef) == 1:
+            seg = boundary_segment(coef, model.intercept_, xlim, ylim)
+            if seg is not None:
+                xs, ys = seg[:, 0], seg[:, 1]
+        else:
+            # in chunks: a voted perceptron holds one vector per update, and a grid times all of
+            # them at once would need a large temporary array
+            pred = np.concatenate(
+                [model.predict(grid[i : i + 1024]) for i in range(0, len(grid), 1024)]
+            )
+            positive = (pred == model.classes_[1]).reshape(gx.shape).astype(float)
+            if 0 < positive.sum() < positive.size:
+                ax.contour(
+                    gx,
+                    gy,
+                    positive,
+                    levels=[0.5],
+                    colors=[style["color"]],
+                    linestyles=[style["linestyle"]],
+                    linewidths=2.2,
+                    zorder=2,
+                )
+        ax.plot(
+            xs,
+            ys,
+            color=style["color"],
+            linestyle=style["linestyle"],
+            linewidth=2.2,
+            label=style["label"],
+            zorder=2,
+        )
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    ax.set_aspect("equal", adjustable="box")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
     return ax

@@ -13,11 +13,9 @@ import ipywidgets as W
 import numpy as np
 
 from .. import _validation as V
-from ..datasets import make_separable
-from ..experiments import make_fixed_ratio
+from ..datasets import make_fixed_ratio, make_separable
 from ..perceptron import Perceptron
-from ..plotting.convergence import plot_margin_band
-from ..plotting.core import OKABE_ITO, plot_data, plot_decision_boundary
+from ..plotting.core import OKABE_ITO, plot_data, plot_decision_boundary, plot_margin_band
 from ..theory import max_margin, radius
 from ._common import _Widget, figure_image, two_panels
 from .slider import FloatSlider, IntSlider

@@ -23,11 +23,10 @@ import numpy as np
 from .. import _validation as V
 from ..averaged import AveragedPerceptron
 from ..datasets import make_noisy
-from ..experiments import METHODS, prediction_cost
 from ..perceptron import Perceptron
-from ..plotting.evaluation import METHOD_STYLES, plot_boundaries
+from ..plotting.core import METHOD_STYLES, plot_boundaries
 from ..pocket import PocketPerceptron
-from ..voted import VotedPerceptron
+from ..voted import VotedPerceptron, prediction_cost
 from ._common import _Widget, figure_image, html_table, new_figure
 from .slider import FloatSlider, IntSlider
 
@@ -166,16 +165,17 @@ class EnsembleExplorer(_Widget):
             "epochs": int(self.epochs.value),
             "noise": noise,
             "train_error": {
-                m: float(np.mean(models[m].predict(self.X) != self.y)) for m in METHODS
+                m: float(np.mean(models[m].predict(self.X) != self.y)) for m in METHOD_STYLES
             },
             "test_error": {
-                m: float(np.mean(models[m].predict(self.X_test) != self.y_test)) for m in METHODS
+                m: float(np.mean(models[m].predict(self.X_test) != self.y_test))
+                for m in METHOD_STYLES
             },
             "boundaries": {
                 m: (models[m].coef_.copy(), float(models[m].intercept_))
                 for m in ("last", "averaged", "pocket")
             },
-            "n_vectors": {m: prediction_cost(models[m])["vectors"] for m in METHODS},
+            "n_vectors": {m: prediction_cost(models[m])["vectors"] for m in METHOD_STYLES},
         }
         self._draw()
         self.table.value = self._table_html()
@@ -197,6 +197,6 @@ class EnsembleExplorer(_Widget):
                 f"{st['test_error'][m]:.3f}",
                 str(st["n_vectors"][m]),
             ]
-            for m in METHODS
+            for m in METHOD_STYLES
         ]
         return html_table(("answer", "training error", "test error", "vectors kept"), rows)

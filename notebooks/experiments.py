@@ -1,7 +1,13 @@
-"""The notebooks' experiments, as tested functions: loops longer than a notebook cell should hold.
+"""The notebooks' experiments and their figures: loops longer than a notebook cell should hold,
+as tested functions (tests/test_experiments.py, tests/test_experiment_figures.py).
 
-Each is seeded (``random_state``, or a seed per run) and returns NumPy arrays (a dict, or
-:class:`ErrorCurves`), so a notebook only calls it, prints a summary and plots it.
+Course content, kept beside the notebooks as their exercises are (notebooks/exercises/): it is not
+part of perclib, which students install and which never imports it. Notebooks 04-07, run with
+notebooks/ as their working directory, load it with ``import experiments as E``; tools/sweep_*.py,
+the benchmarks and the tests put notebooks/ on ``sys.path`` first.
+
+Each experiment is seeded (``random_state``, or a seed per run) and returns NumPy arrays (a dict,
+or :class:`ErrorCurves`), so a notebook only calls it, prints a summary and plots it.
 
 - Novikoff's theorem (notebook 04): :func:`novikoff_trace`, :func:`novikoff_check`,
   :func:`vary_n_d`, :func:`order_comparison`; all of theory lives in the augmented space z = (1, x):
@@ -14,30 +20,43 @@ Each is seeded (``random_state``, or a seed per run) and returns NumPy arrays (a
   AveragedPerceptronTrain, optionally with one of three variants that give another vector);
   :func:`epoch_errors` and :func:`error_curves`, the test error of the four answers after every
   epoch, for one run or over many seeds, on the seeded train/test splits of :func:`noisy_task`
-  and :func:`split_task`; :func:`prediction_cost`, what one prediction costs.
+  and :func:`split_task`; :func:`averaged_sparse`, what the lazy trick saves on sparse data.
   All four answers come from one perceptron run (margin rule, the same visiting order), so their
   differences are differences of *answer*, not of training; the tests check each of them against
   the corresponding perclib model fitted for the same number of epochs.
 - :func:`confusion_matrix` (07): counts of (true, predicted) pairs, as scikit-learn's.
+
+The figures follow :mod:`perclib.plotting.core`'s conventions: each takes ``ax=None``, draws on it
+(or on a new axes) and returns the axes; none calls ``plt.show()``. Okabe-Ito colours throughout.
+
+- 04: :func:`plot_novikoff_lemma`, :func:`plot_bound_scatter`, :func:`plot_histogram`,
+  :func:`plot_updates_vs`;
+- 05: :func:`plot_losses`, :func:`plot_train_test_error`, :func:`plot_paired`,
+  :func:`plot_criterion_slice`;
+- 06 and 07: :func:`plot_error_curves`, :func:`plot_weight_image`, :func:`plot_confusion_matrix`.
 """
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
+from matplotlib.ticker import MaxNLocator
+from scipy import sparse
 
-from . import _validation as V
-from .datasets import _check_count as _count
-from .datasets import make_fixed_ratio, make_lfd, make_noisy, make_separable
-from .perceptron import Perceptron
-from .pocket import PocketPerceptron
-from .theory import max_margin, radius
-from .training import predict_sign, row_norms, scores, train
+from perclib import Perceptron, PocketPerceptron
+from perclib import _validation as V
+from perclib.datasets import _check_count as _count
+from perclib.datasets import make_fixed_ratio, make_lfd, make_noisy, make_separable
+from perclib.losses import loss_value, perceptron_criterion
+from perclib.plotting.core import CLASS_COLORS, METHOD_STYLES, OKABE_ITO, _ax, _method_style
+from perclib.theory import max_margin, radius
+from perclib.training import csr, predict_sign, row, row_norms, scores, train
 
-#: The four answers compared in notebook 06, in the order they are drawn.
-METHODS = ("last", "voted", "averaged", "pocket")
+#: The four answers compared in notebook 06, in the order they are drawn (perclib's figure styles).
+METHODS = tuple(METHOD_STYLES)
 
 #: Variants of CIML's AveragedPerceptronTrain (each gives another vector; notebook 06 section 4).
 SLIPS = ("c starts at 0", "returns w - c*u", "c counts only mistakes")
@@ -827,36 +846,65 @@ def error_curves(task, *, n_seeds=20, max_epochs=20, eta=1.0, order="shuffle", f
     return ErrorCurves(np.arange(1, max_epochs + 1), errors)
 
 
-def prediction_cost(model):
-    """What predicting one example costs a fitted binary model:
-    vectors, multiplications, numbers kept.
+# -- The lazy trick on sparse data -----------------------------------------------------------------
 
-    A voted perceptron keeps every iterate v_0, ..., v_K (K + 1 vectors for K updates, with their
-    biases and counts) and computes one dot product and one count-times-sign product per vector; a
-    linear model (last iterate, averaged, pocket) keeps one vector and computes one dot product.
 
-    >>> from perclib import AveragedPerceptron, VotedPerceptron
-    >>> from perclib.datasets import worked_example
-    >>> X, y = worked_example()
-    >>> prediction_cost(VotedPerceptron(max_iter=3).fit(X, y))
-    {'vectors': 4, 'multiplications': 12, 'numbers_stored': 16}
-    >>> prediction_cost(AveragedPerceptron(max_iter=3).fit(X, y))
-    {'vectors': 1, 'multiplications': 2, 'numbers_stored': 3}
+def averaged_sparse(X, y, *, max_iter=5, lazy=True):
+    """The averaged perceptron (CIML's, eta = 1, cyclic order) on a CSR matrix.
+
+    On a bag-of-words problem each example has a few non-zero features out of many. The
+    perceptron's update touches only those (O(nnz)); the naive average (``lazy=False``) adds the
+    whole current w to a running sum after every example (O(d) each time); CIML's lazy trick
+    (``lazy=True``, w - u/c) adds c·y·x to u on updates only (O(nnz)). The wall-clock comparison
+    is in ``benchmarks/bench_sparse_average.py``.
+
+    Returns ``(w, b, additions)``: the average of w_0..w_T, b_0..b_T and the number of scalar
+    additions made into the averaging sums (lazy: into u and beta on updates; naive: into the
+    running sum of w and b after every example), so the cost can be compared exactly.
+
+    >>> from perclib.datasets import make_sparse_text
+    >>> X, y = make_sparse_text(50, 200, words=5, random_state=0)
+    >>> w_lazy, b_lazy, ops_lazy = averaged_sparse(X, y, max_iter=2, lazy=True)
+    >>> w_naive, b_naive, ops_naive = averaged_sparse(X, y, max_iter=2, lazy=False)
+    >>> bool(np.allclose(w_lazy, w_naive)), ops_naive > 10 * ops_lazy
+    (True, True)
     """
-    fitted = getattr(model, "__dict__", {})
-    if "classes_" not in fitted:
-        raise ValueError("prediction_cost needs a fitted model: call fit(X, y) first.")
-    d = int(model.n_features_in_)
-    if "weights_" in fitted and "counts_" in fitted:
-        K = int(model.weights_.shape[0])
-        return {"vectors": K, "multiplications": K * d + K, "numbers_stored": K * (d + 2)}
-    coef = np.asarray(fitted.get("coef_"))
-    if coef.ndim != 1:
-        raise ValueError(
-            f"prediction_cost handles binary models (voted or with a 1-D coef_); "
-            f"got {type(model).__name__}."
-        )
-    return {"vectors": 1, "multiplications": d, "numbers_stored": d + 1}
+    if not sparse.issparse(X):
+        raise ValueError("X must be a scipy.sparse matrix (use AveragedPerceptron for dense data).")
+    X = csr(sparse.csr_matrix(X, dtype=np.float64))
+    y = np.asarray(y)
+    if y.shape != (X.shape[0],) or not np.all(np.isin(y, (-1, 1))):
+        raise ValueError(f"y must hold {X.shape[0]} labels, each -1 or +1.")
+    max_iter = V.check_max_iter(max_iter)
+    n, d = X.shape
+    # The perceptron's plain loop (sparse rows: O(nnz) per decision and update) runs; the lazy
+    # sums are made by its hook at each update, the naive sum by a recorder that receives w after
+    # every visited example.
+    u, sums = np.zeros(d), {"beta": 0.0, "total_b": 0.0, "additions": 0}
+    total = np.zeros(d)
+
+    def on_update(w, b, t, i, step):  # lazy: u = u + y c x, beta = beta + y c (c = 1 + t)
+        j, x = row(X, i)
+        u[j] += (step * (1 + t)) * x
+        sums["beta"] += step * (1 + t)
+        sums["additions"] += j.size + 1
+
+    class _Naive:  # the naive running sum: w and b added after every example
+        def append(self, step):
+            total[:] += step.w  # O(d), every example
+            sums["total_b"] += step.b
+            sums["additions"] += d + 1
+
+    w = np.zeros(d)
+    b, *_ = train(
+        X, y, w, 0.0, eta=1.0, max_iter=max_iter, order="cyclic", rule="margin",
+        fit_intercept=True, rng=None, on_update=on_update if lazy else None,
+        record=None if lazy else _Naive(), stop_when_clean=False,
+    )  # fmt: skip
+    c = 1 + max_iter * n
+    if lazy:
+        return w - u / c, float(b - sums["beta"] / c), sums["additions"]
+    return total / c, float(sums["total_b"] / c), sums["additions"]  # w_0 = 0 adds nothing
 
 
 # -- Multi-class -----------------------------------------------------------------------------------
@@ -895,3 +943,390 @@ def confusion_matrix(y_true, y_pred, *, labels=None):
         if t in index and p in index:
             C[index[t], index[p]] += 1
     return C
+
+
+# -- Figures ---------------------------------------------------------------------------------------
+
+_LOSS_STYLE = {
+    "zero_one": (OKABE_ITO["black"], "-", "0-1 loss"),
+    "perceptron": (OKABE_ITO["blue"], "-", "perceptron: max(0, −ya)"),
+    "hinge": (OKABE_ITO["vermillion"], "--", "hinge: max(0, 1 − ya)"),
+    "logistic": (OKABE_ITO["green"], "-.", "logistic: log(1 + exp(−ya))"),
+}
+#: Novikoff's lemmas: the trace's key, its colour, the quantity, its bound, the title.
+_LEMMAS = {
+    1: (
+        "alignment",
+        OKABE_ITO["blue"],
+        "$\\tilde{\\mathbf{w}}^{*\\top}\\tilde{\\mathbf{w}}_k$",
+        "$k\\,\\eta\\,\\gamma^*$ (lower bound)",
+        "Lemma 1: the alignment grows at least linearly",
+    ),
+    2: (
+        "sq_norm",
+        OKABE_ITO["vermillion"],
+        "$\\|\\tilde{\\mathbf{w}}_k\\|^2$",
+        "$k\\,\\eta^2 R^2$ (upper bound)",
+        "Lemma 2: the squared norm grows at most linearly",
+    ),
+}
+#: Colours of the groups or series of a figure (yellow and black are kept for other marks).
+_SERIES_COLORS = CLASS_COLORS[:6]
+
+
+def _vector(values, name):
+    v = np.asarray(values, dtype=np.float64)
+    if v.ndim != 1 or v.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D sequence of numbers.")
+    return v
+
+
+def plot_novikoff_lemma(trace, lemma=1, ax=None):
+    """Both sides of one of Novikoff's inequalities over the updates k = 1..M.
+
+    ``trace`` is the dict of :func:`novikoff_trace`. Lemma 1 draws w~*.w~_k
+    above k eta gamma*; lemma 2 draws ||w~_k||^2 below k eta^2 R^2. Returns the axes.
+    """
+    if lemma not in (1, 2):
+        raise ValueError(f"lemma must be 1 (alignment) or 2 (norm); got {lemma!r}.")
+    key, color, quantity, bound, title = _LEMMAS[lemma]
+    ax = _ax(ax)
+    ax.plot(trace["k"], trace[key], "o-", color=color, ms=3, label=f"{quantity} (measured)")
+    ax.plot(trace["k"], trace[f"{key}_bound"], "--", color=OKABE_ITO["black"], label=bound)
+    ax.set_ylabel(quantity)
+    ax.set_title(title)
+    ax.set_xlabel("update $k$")
+    ax.legend(loc="upper left")
+    return ax
+
+
+def plot_bound_scatter(updates, bounds, ax=None, *, s=12):
+    """Log-log scatter of Novikoff's bound (y) against the updates made (x), with the line y = x.
+
+    Every point above the line is a run the bound covered. Returns the axes.
+    """
+    u = _vector(updates, "updates")
+    bnd = _vector(bounds, "bounds")
+    if u.shape != bnd.shape:
+        raise ValueError(
+            f"updates and bounds must have the same length; got {u.size} and {bnd.size}."
+        )
+    if np.any(u <= 0) or np.any(bnd <= 0):
+        raise ValueError("updates and bounds must be positive to be drawn on log axes.")
+    ax = _ax(ax)
+    ax.scatter(u, bnd, s=s, color=_SERIES_COLORS[0], alpha=0.6, label=f"{u.size} data sets")
+    lo, hi = min(u.min(), bnd.min()) / 1.5, max(u.max(), bnd.max()) * 1.5
+    ax.plot([lo, hi], [lo, hi], color=OKABE_ITO["black"], linewidth=1.5, label="$y = x$")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(lo, hi)
+    ax.set_aspect("equal")
+    ax.set_xlabel("updates made $M$")
+    ax.set_ylabel("bound $(R/\\gamma^*)^2$")
+    ax.legend(loc="upper left")
+    return ax
+
+
+def plot_histogram(values, ax=None, *, bins="auto", label=None, color=None):
+    """A histogram with its mean (solid line) and median (dashed line) marked. Returns the axes."""
+    v = _vector(values, "values")
+    ax = _ax(ax)
+    color = OKABE_ITO["sky"] if color is None else color
+    ax.hist(v, bins=bins, color=color, edgecolor="white", label=label)
+    mean, median = float(np.mean(v)), float(np.median(v))
+    ax.axvline(mean, color=OKABE_ITO["vermillion"], linewidth=2, label=f"mean = {mean:.4g}")
+    ax.axvline(
+        median,
+        color=OKABE_ITO["black"],
+        linewidth=2,
+        linestyle="--",
+        label=f"median = {median:.4g}",
+    )
+    ax.set_ylabel("count")
+    ax.legend()
+    return ax
+
+
+def plot_losses(ax=None):
+    """The 0-1, perceptron, hinge and logistic losses as functions of the signed activation
+    m = y (w.x + b), for m in [-3, 3]. Returns the axes.
+
+    The logistic loss is in nats, as :func:`perclib.theory.logistic_loss`; divided by log 2 (bits)
+    it passes through 1 at m = 0 and lies above the 0-1 loss everywhere.
+    """
+    lo, hi = -3.0, 3.0
+    ax = _ax(ax)
+    m = np.linspace(lo, hi, 601)
+    ones = np.ones_like(m)
+    for name in ("zero_one", "perceptron", "hinge", "logistic"):
+        color, style, lab = _LOSS_STYLE[name]
+        # the 0-1 loss in two pieces, so that its jump is drawn as a jump
+        pieces = (m <= 0, m > 0) if name == "zero_one" else (slice(None),)
+        for piece, label in zip(pieces, (lab, None)):
+            y = loss_value(name, ones[piece], m[piece])
+            ax.plot(m[piece], y, color=color, linestyle=style, linewidth=2, label=label)
+    ax.axvline(0, color="0.6", linewidth=0.8)
+    ax.set_xlabel("signed activation $m = y\\,(w\\cdot x + b)$")
+    ax.set_ylabel("loss")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(bottom=-0.1)
+    ax.legend()
+    return ax
+
+
+def plot_train_test_error(max_iter, train_error, test_error, ax=None):
+    """Mean train and test error (with their 10-90 % band over data sets) against max_iter.
+
+    ``train_error`` and ``test_error`` have shape (n_datasets, len(max_iter)) or (len(max_iter),),
+    as from :func:`max_iter_curve`. Returns the axes.
+    """
+    k = _vector(max_iter, "max_iter")
+    ax = _ax(ax)
+    for errs, name, color in (
+        (train_error, "train", OKABE_ITO["blue"]),
+        (test_error, "test", OKABE_ITO["vermillion"]),
+    ):
+        E = np.atleast_2d(np.asarray(errs, dtype=np.float64))
+        if E.shape[1] != k.size:
+            raise ValueError(
+                f"{name}_error must have {k.size} columns, one per max_iter; got shape {E.shape}."
+            )
+        ax.plot(k, E.mean(axis=0), "o-", color=color, ms=3, label=f"{name} error (mean)")
+        if E.shape[0] > 1:
+            ax.fill_between(
+                k,
+                np.quantile(E, 0.1, axis=0),
+                np.quantile(E, 0.9, axis=0),
+                color=color,
+                alpha=0.15,
+                label=f"{name}: 10–90 % of data sets",
+            )
+    ax.set_xlabel("max_iter (epochs)")
+    ax.set_ylabel("0-1 error")
+    ax.set_ylim(bottom=0)
+    ax.legend()
+    return ax
+
+
+def plot_paired(first, second, ax=None, *, labels=("pocket", "last iterate"), ylabel="error"):
+    """Paired values per seed (two columns joined by a line per seed), with the means.
+
+    Returns the axes.
+    """
+    a = _vector(first, "first")
+    c = _vector(second, "second")
+    if a.shape != c.shape:
+        raise ValueError("first and second must have the same length (one pair per seed).")
+    ax = _ax(ax)
+    for ai, ci in zip(a, c):
+        ax.plot([0, 1], [ai, ci], color="0.7", linewidth=1, zorder=1)
+    ax.scatter(
+        np.zeros_like(a),
+        a,
+        color=OKABE_ITO["blue"],
+        zorder=2,
+        label=f"{labels[0]} (mean {a.mean():.3f})",
+    )
+    ax.scatter(
+        np.ones_like(c),
+        c,
+        color=OKABE_ITO["vermillion"],
+        marker="x",
+        zorder=2,
+        label=f"{labels[1]} (mean {c.mean():.3f})",
+    )
+    ax.set_xticks([0, 1], labels)
+    ax.set_xlim(-0.5, 1.5)
+    ax.set_ylabel(ylabel)
+    ax.legend()
+    return ax
+
+
+def plot_updates_vs(values, updates, bound, ax=None, *, xlabel="n", series=None):
+    """Mean updates (with min-max bars) against a varied quantity on a log axis, with the bound as
+    a dashed line.
+
+    ``updates`` has shape (len(values), n_repeats), or (len(values), n_series, n_repeats) with
+    ``series`` naming the middle axis (e.g. the dimensions d). Returns the axes.
+    """
+    x = _vector(values, "values")
+    U = np.asarray(updates, dtype=np.float64)
+    if U.ndim == 2:
+        U = U[:, None, :]
+    if U.ndim != 3 or U.shape[0] != x.size:
+        raise ValueError(
+            f"updates must have shape ({x.size}, n_repeats) or ({x.size}, n_series, n_repeats)."
+        )
+    series = [None] * U.shape[1] if series is None else list(series)
+    if len(series) != U.shape[1]:
+        raise ValueError(f"series must name the {U.shape[1]} series.")
+    ax = _ax(ax)
+    colors = _SERIES_COLORS
+    for j, name in enumerate(series):
+        mean = U[:, j].mean(axis=1)
+        err = np.vstack([mean - U[:, j].min(axis=1), U[:, j].max(axis=1) - mean])
+        ax.errorbar(
+            x,
+            mean,
+            yerr=err,
+            marker="o",
+            capsize=3,
+            color=colors[j % len(colors)],
+            label="mean updates" if name is None else str(name),
+        )
+    ax.axhline(
+        float(bound),
+        color=OKABE_ITO["black"],
+        linestyle="--",
+        label=f"bound $(R/\\gamma^*)^2$ = {float(bound):g}",
+    )
+    ax.set_xscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("updates")
+    ax.set_ylim(bottom=0)
+    ax.legend()
+    return ax
+
+
+def plot_criterion_slice(X, y, start, end, ax=None, *, n_points=201):
+    """The perceptron criterion L along the segment from ``start`` to ``end`` (each a pair (w, b)),
+    with the chord between its ends: a convex function never rises above its chords.
+
+    Returns the axes.
+    """
+    (w0, b0), (w1, b1) = start, end
+    w0, w1 = np.asarray(w0, dtype=np.float64), np.asarray(w1, dtype=np.float64)
+    s = np.linspace(0.0, 1.0, _check_points(n_points))
+    L = np.array(
+        [
+            perceptron_criterion(X, y, (1 - t) * w0 + t * w1, (1 - t) * float(b0) + t * float(b1))
+            for t in s
+        ]
+    )
+    ax = _ax(ax)
+    ax.plot(s, L, color=OKABE_ITO["blue"], linewidth=2, label="$L((1-s)\\,v_0 + s\\,v_1)$")
+    ax.plot([0, 1], [L[0], L[-1]], color=OKABE_ITO["vermillion"], linestyle="--", label="chord")
+    ax.set_xlabel("$s$ (from $v_0$ to $v_1$)")
+    ax.set_ylabel("perceptron criterion $L$")
+    ax.legend()
+    return ax
+
+
+def _check_points(n):
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 2:
+        raise ValueError(f"n_points must be an integer >= 2; got {n!r}.")
+    return int(n)
+
+
+def plot_error_curves(curves, ax=None, *, ylabel="test error"):
+    """Mean test error over epochs for each method, with a band of ± one standard deviation
+    (over seeds, ddof=0).
+
+    Parameters
+    ----------
+    curves : :class:`ErrorCurves`, or a dict of arrays of shape
+        (n_seeds, n_epochs) (a 1-D array counts as one seed).
+
+    Returns the axes.
+    """
+    errors = getattr(curves, "errors", curves)
+    if not isinstance(errors, dict) or not errors:
+        raise ValueError(
+            "curves must be an ErrorCurves (from error_curves) or a non-empty "
+            "dict of arrays of shape (n_seeds, n_epochs)."
+        )
+    ax = _ax(ax)
+    for k, m in enumerate(errors):
+        e = np.atleast_2d(np.asarray(errors[m], dtype=np.float64))
+        if e.ndim != 2:
+            raise ValueError(f"curves[{m!r}] must have shape (n_seeds, n_epochs); got {e.shape}.")
+        epochs = np.arange(1, e.shape[1] + 1)
+        mean, std = e.mean(axis=0), e.std(axis=0)
+        style = _method_style(m, k)
+        ax.plot(
+            epochs,
+            mean,
+            color=style["color"],
+            linestyle=style["linestyle"],
+            linewidth=2,
+            label=style["label"],
+            marker="o",
+            markersize=3,
+        )
+        ax.fill_between(
+            epochs, mean - std, mean + std, color=style["color"], alpha=0.15, linewidth=0
+        )
+    ax.set_xlabel("epoch")
+    ax.set_ylabel(ylabel)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylim(bottom=0)
+    ax.legend(frameon=False)
+    return ax
+
+
+def _weights_2d(W, shape):
+    W = np.asarray(W, dtype=np.float64)
+    if W.ndim == 1:
+        W = W[None, :]
+    if W.ndim != 2 or W.shape[1] != shape[0] * shape[1]:
+        raise ValueError(
+            f"each weight vector must have {shape[0]}x{shape[1]} = {shape[0] * shape[1]} entries; "
+            f"got an array of shape {np.shape(W)}."
+        )
+    if not np.all(np.isfinite(W)):
+        raise ValueError("the weights contain NaN or infinity.")
+    return W
+
+
+def plot_weight_image(w, ax=None, *, shape=(8, 8), title=None, vmax=None, cmap="RdBu_r"):
+    """One weight vector as an image (red: positive weight, votes for the class; blue: against).
+
+    The colour scale is symmetric about 0 (0 is white), up to ``vmax`` (default: max |w|).
+    Returns the axes.
+    """
+    w = _weights_2d(w, shape)
+    if w.shape[0] != 1:
+        raise ValueError(f"plot_weight_image draws one vector; got {w.shape[0]}.")
+    ax = _ax(ax)
+    vmax = float(np.max(np.abs(w))) if vmax is None else float(vmax)
+    vmax = vmax if vmax > 0 else 1.0
+    ax.imshow(w[0].reshape(shape), cmap=cmap, vmin=-vmax, vmax=vmax, interpolation="nearest")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    if title is not None:
+        ax.set_title(title)
+    return ax
+
+
+def plot_confusion_matrix(C, ax=None, *, labels=None, cmap="Blues"):
+    """The confusion matrix C (rows: true class, columns: predicted class), counts in the cells.
+    Returns the axes."""
+    C = np.asarray(C)
+    if C.ndim != 2 or C.shape[0] != C.shape[1] or C.shape[0] == 0:
+        raise ValueError(f"C must be a square matrix (n_classes x n_classes); got shape {C.shape}.")
+    if not np.issubdtype(C.dtype, np.number) or np.any(C < 0) or not np.all(np.isfinite(C)):
+        raise ValueError("C must hold counts: finite numbers >= 0.")
+    labels = list(range(C.shape[0])) if labels is None else list(labels)
+    if len(labels) != C.shape[0]:
+        raise ValueError(f"labels must name each of the {C.shape[0]} classes; got {len(labels)}.")
+    M = C.astype(np.float64)
+    ax = _ax(ax)
+    ax.imshow(M, cmap=cmap, vmin=0, interpolation="nearest")
+    high = M.max() / 2 if M.max() > 0 else 1
+    for i in range(M.shape[0]):
+        for j in range(M.shape[1]):
+            ax.text(
+                j,
+                i,
+                f"{int(C[i, j])}",
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if M[i, j] > high else "black",
+            )
+    ax.set_xticks(range(len(labels)), [str(v) for v in labels])
+    ax.set_yticks(range(len(labels)), [str(v) for v in labels])
+    ax.set_xlabel("predicted class")
+    ax.set_ylabel("true class")
+    return ax
