@@ -247,3 +247,39 @@ def test_08_3_the_tie_cases_have_activation_zero():
 
 def test_reveal_is_importable():
     assert callable(reveal)
+
+
+def _student(kernel_values, labels=(1, -1)):
+    """A student's rbf_predict built from a kernel-value function and a pair of output labels."""
+
+    def rbf_predict(alpha_y, b, X_train, X, gamma):
+        d2 = np.array([[np.sum((x - t) ** 2) for t in X_train] for x in X])
+        a = kernel_values(d2, gamma) @ alpha_y + b
+        return np.where(a >= 0, *labels)
+
+    return rbf_predict
+
+
+def test_08_3_common_slips_get_their_own_hints():
+    # written as a student would (loops, not the reference's broadcasting): each slip gets a hint
+    # about its kind of mistake, not the generic one, and no hint shows the kernel or the code
+    slips = {
+        "0 where the other label": _student(lambda d2, g: np.exp(-g * d2), labels=(1, 0)),
+        "sign in the exponent": _student(lambda d2, g: np.exp(g * d2)),
+        "how γ enters the exponent": _student(lambda d2, g: np.exp(-d2 / g)),
+        "power of γ": _student(lambda d2, g: np.exp(-(g**2) * d2)),
+    }
+    generic = EXERCISES["08-3"].hint
+    for words, func in slips.items():
+        fb = check_function("08-3", func)
+        assert not fb and words in fb.message and generic not in fb.message, words
+        assert "exp(" not in fb.message and "np." not in fb.message
+    assert check_function("08-3", _student(lambda d2, g: np.exp(-g * d2)))
+
+
+def test_08_3_an_error_is_reported_after_the_inputs():
+    def raises(alpha_y, b, X_train, X, gamma):
+        raise ValueError("shapes do not match")
+
+    fb = check_function("08-3", raises)
+    assert not fb and ": your function raised ValueError: shapes do not match" in fb.message

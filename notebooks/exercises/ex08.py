@@ -160,6 +160,7 @@ class _Exercises(ExerciseSet):
             cases = f"{n} cases ({n - 2} random, 2 ties)"
             message = feedback.message.replace(f"all {n} random cases", f"all {cases}")
             message = message.replace(f"of {n} random cases", f"of {cases}")
+            message = message.replace(" your function raised ", ": your function raised ")
             feedback = dataclasses.replace(feedback, message=message)
         return feedback
 
@@ -346,6 +347,33 @@ EXERCISES.add(
                 "Your output holds values other than +1 and -1: the function should return labels, "
                 "not activations.",
             ),
+            Mistake(
+                lambda alpha_y, b, X_train, X, gamma: np.where(
+                    _activation(alpha_y, b, X_train, X, gamma) >= 0, 1, 0
+                ),
+                "Your output holds 0 where the other label belongs: which two labels does the "
+                "course use?",
+            ),
+            Mistake(
+                lambda alpha_y, b, X_train, X, gamma: _labels(
+                    np.exp(gamma * _squared_distances(X_train, X)) @ alpha_y + b
+                ),
+                "Check the sign in the exponent: should a bump grow or shrink away from its "
+                "support vector?",
+            ),
+            Mistake(
+                lambda alpha_y, b, X_train, X, gamma: _labels(
+                    np.exp(-_squared_distances(X_train, X) / gamma) @ alpha_y + b
+                ),
+                "Check how γ enters the exponent: in the course's RBF kernel a larger γ gives "
+                "narrower bumps. Does it in yours?",
+            ),
+            Mistake(
+                lambda alpha_y, b, X_train, X, gamma: _labels(
+                    np.exp(-(gamma**2) * _squared_distances(X_train, X)) @ alpha_y + b
+                ),
+                "Check the power of γ in the exponent against the kernel's definition.",
+            ),
         ),
         hint="Your labels differ from the expected ones on some cases. Try your function on a case "
         "you can work by hand (one or two training points, a new point on one of them and one far "
@@ -361,9 +389,16 @@ EXERCISES.add(
 )
 
 
+def _squared_distances(X_train, X):
+    return ((X[:, None, :] - X_train[None, :, :]) ** 2).sum(axis=2)
+
+
+def _labels(a):
+    return np.where(a >= 0, 1, -1)
+
+
 def _activation(alpha_y, b, X_train, X, gamma):
-    d2 = ((X[:, None, :] - X_train[None, :, :]) ** 2).sum(axis=2)
-    return np.exp(-gamma * d2) @ alpha_y + b
+    return np.exp(-gamma * _squared_distances(X_train, X)) @ alpha_y + b
 
 
 # 08-4: data with max ||x|| = 2; the kernels (x.z)^2 and RBF, both with the bias and with the
