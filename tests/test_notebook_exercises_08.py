@@ -283,3 +283,28 @@ def test_08_3_an_error_is_reported_after_the_inputs():
 
     fb = check_function("08-3", raises)
     assert not fb and ": your function raised ValueError: shapes do not match" in fb.message
+
+
+def test_08_1_unsigned_bias_and_the_doubled_step_get_their_own_hints():
+    generic = EXERCISES["08-1"].hint
+    for answer, words in (((3, -2, 5), "direction"), ("6, -4, 2", "margin rule")):
+        fb = check("08-1", answer)
+        assert not fb and words in fb.message and generic not in fb.message, answer
+        assert "(3, -2, 1)" not in fb.message and "3, −2, 1" not in fb.message
+        assert "b = 1" not in fb.message and "+3" not in fb.message
+
+
+def test_08_3_a_column_of_labels_is_read_like_every_other_array_answer():
+    # the mechanism reads an array whose shape equals the expected one up to unit axes (as it
+    # does for every exercise): a column of the right labels passes, a wrong count does not
+    def as_column(alpha_y, b, X_train, X, gamma):
+        d2 = ((X[:, None, :] - X_train[None, :, :]) ** 2).sum(axis=2)
+        return np.where(np.exp(-gamma * d2) @ alpha_y + b >= 0, 1, -1)[:, None]
+
+    def one_too_many(alpha_y, b, X_train, X, gamma):
+        d2 = ((X[:, None, :] - X_train[None, :, :]) ** 2).sum(axis=2)
+        return np.r_[np.where(np.exp(-gamma * d2) @ alpha_y + b >= 0, 1, -1), 1]
+
+    assert check_function("08-3", as_column)
+    fb = check_function("08-3", one_too_many)
+    assert not fb and "shape" in fb.message

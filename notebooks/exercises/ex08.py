@@ -4,7 +4,7 @@ Answers, anticipated mistakes, hints and worked solutions; the ids are "08-k", e
 notebook, and expected values are computed when a check runs. The self-check mechanism is
 perclib.exercises. The notebook loads them with
 
-    from exercises.ex08 import check, check_function, reveal, show_solution
+    from exercises.ex08 import check, check_function, show_solution
 """
 
 from __future__ import annotations
@@ -209,6 +209,16 @@ EXERCISES.add(
             ),
             Mistake((3, -2, 0), "Your b is wrong: which parameters does an update change?"),
             Mistake((1, -1, 0), "α counts the mistakes made on an example, each one of them."),
+            Mistake(
+                (3, -2, 5),
+                "Your b counts the updates but not their direction: does an update on a −1 "
+                "example move b the same way as one on a +1 example?",
+            ),
+            Mistake(
+                (6, -4, 2),
+                "Check the size of one step: the exercise uses the margin rule, not the "
+                "prediction rule. How far does one update under it move αᵢ?",
+            ),
             Mistake(
                 (1, -1, 1),
                 "α counts the mistakes made on an example, each one of them, not whether there "
