@@ -219,7 +219,11 @@ def autograde(course=HERE, db=None, env=None, feedback=False, release=True, jobs
         changed = [v for v, new in verdicts.values() if new]
         record(course, db, changed)
         if feedback:  # every graded lab: a run after `make grade` has nothing new but asks for it
-            for lab in sorted({lab for lab, _ in verdicts}):
+            labs_graded = sorted({lab for lab, _ in verdicts})
+            # One nbgrader run ("*") when those are all the labs of autograded/: nbgrader then
+            # starts once, not once per lab.
+            held = sorted({p.name for p in course.glob("autograded/*/*") if p.is_dir()})
+            for lab in ["*"] if held == labs_graded else labs_graded:
                 nbgrader(course, "generate_feedback", lab, "--force", "--db", db, env=env)
     rows = grade_table(course, db, {k: v for k, (v, _) in verdicts.items()})
     write_reports(course, rows, {k: v for k, (v, _) in verdicts.items()})
