@@ -111,17 +111,19 @@ def _write_data_key(path, grader):
 PACK = HERE.parent / "_build" / "student-pack"
 
 
-def student_pack(course=HERE, out=PACK, env=None, db=None):
+def student_pack(course=HERE, out=PACK, env=None, db=None, release=True):
     """Build the student versions and copy them, and only them, to ``out``; return the files.
 
     The pack is what is handed out: ``<lab>/<lab>.ipynb`` and the data files that sit next to it in
     ``source/<lab>/`` (nbgrader copies them into ``release/<lab>/``). No solution, hidden test,
     rubric or grader code: ``tests/test_labs.py`` checks every file of it. The build registers the
-    labs in the gradebook ``db`` (a URL), by default a new one, discarded after.
+    labs in the gradebook ``db`` (a URL), by default a new one, discarded after. ``release=False``
+    skips the build, for a caller that has just built ``release/`` with :func:`generate`.
     """
     course, out = pathlib.Path(course), pathlib.Path(out)
-    with tempfile.TemporaryDirectory(prefix="perclib-pack-") as tmp:
-        generate(course, db=db or f"sqlite:///{pathlib.Path(tmp) / 'gradebook.db'}", env=env)
+    if release:
+        with tempfile.TemporaryDirectory(prefix="perclib-pack-") as tmp:
+            generate(course, db=db or f"sqlite:///{pathlib.Path(tmp) / 'gradebook.db'}", env=env)
     shutil.rmtree(out, ignore_errors=True)
     shutil.copytree(
         course / "release", out, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__")

@@ -15,6 +15,7 @@ the same code as ``make grade``.
 from __future__ import annotations
 
 import ast
+import concurrent.futures
 import html
 import importlib.util
 import json
@@ -825,9 +826,8 @@ def _leaks(texts, secrets):
     return sorted(ln for ln in secrets if ln in joined)
 
 
-def _course(tmp, labs):
-    """A copy of the course directory with the sources of ``labs`` only (the repository is never
-    written)."""
+def _course(tmp):
+    """A copy of the course directory (the repository is never written)."""
     course = tmp / "course"
     shutil.copytree(
         LABS,
@@ -842,9 +842,6 @@ def _course(tmp, labs):
             ".ipynb_checkpoints",
         ),
     )
-    for folder in (course / "source").iterdir():
-        if folder.name not in labs:
-            shutil.rmtree(folder)
     return course
 
 
@@ -861,12 +858,13 @@ def _grade(tmp, build):
     One course for all the labs: nbgrader starts once to build them and once to write the
     feedback, instead of twice per lab.
     """
-    course = _course(tmp, PROOF_SETS)
+    course = _course(tmp)
     env = build.jupyter_env(tmp / "jupyter")
     db = f"sqlite:///{tmp / 'gradebook.db'}"
     assert build.generate(course, db=db, env=env) == PROOF_SETS
-    for lab in PROOF_SETS:
-        _submit_proof_set(course, lab, tmp)
+    # Making a lab's set runs its solution once, in a Python process of its own: two at a time.
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        list(pool.map(lambda lab: _submit_proof_set(course, lab, tmp), PROOF_SETS))
     rows = build.autograde(course, db=db, env=env, feedback=True, release=False, jobs=2)
     print("\n" + build.format_table(rows))
     by_lab = {lab: {r["student"]: r for r in rows if r["lab"] == lab} for lab in PROOF_SETS}
@@ -1144,6 +1142,12 @@ def graded_course(tmp_path_factory, build):
     return _grade(tmp_path_factory.mktemp("graded"), build)
 
 
+@pytest.fixture(params=PROOF_SETS)
+def lab(request):
+    """Each lab in turn: a test that takes ``lab`` runs once per lab."""
+    return request.param
+
+
 @pytest.fixture
 def graded(graded_course, lab):
     """One lab's part of the graded course: the course folder and the lab's rows by student."""
@@ -1154,9 +1158,8 @@ def graded(graded_course, lab):
 FEEDBACK = {"lab1": (("strict-less-than", "a point exactly on the boundary"),)}
 
 
-@pytest.mark.parametrize("lab", PROOF_SETS)
 class TestLabs:
-    """The whole proof set of every lab, graded once.
+    """The whole proof set of every lab, graded once; each test that takes ``lab`` runs per lab.
 
     One class: ``--dist loadscope`` keeps it on one worker, which grades (on two processes) while
     the other worker runs nbval over labs/source and the tests outside the class.
@@ -1298,6 +1301,37 @@ class TestLabs:
             leaked = [ln for ln in _leaks([text], secrets) if ln not in own and ln not in hints]
             assert not leaked, (lab, student, leaked[:5])
 
+    def test_student_pack_holds_no_solution_and_no_hidden_test(
+        self, graded_course, build, tmp_path
+    ):
+        """The pack of the student versions that the graded course was built with."""
+        labs, course = PROOF_SETS, graded_course["course"]
+        files = build.student_pack(course, tmp_path / "pack", release=False)
+        assert sorted(p.relative_to(tmp_path / "pack").as_posix() for p in files) == [
+            f"{lab}/{lab}.ipynb" for lab in labs
+        ], files
+        secrets = set().union(*(_secret_lines(course, lab) for lab in labs)) | _grader_lines()
+        assert len(secrets) > 100, f"too few secret lines to check ({len(secrets)})"
+        total = 0
+        for path in files:
+            raw = path.read_text()
+            nb = nbformat.reads(raw, as_version=4)
+            assert not any(c.get("outputs") for c in nb.cells), (
+                f"{path.name}: released with outputs"
+            )
+            assert "widgets" not in nb.metadata, (
+                f"{path.name}: released with the instructor's widget state"
+            )
+            text = "\n".join(c.source for c in nb.cells)
+            for marker in MARKERS:
+                assert marker not in raw, f"{path.name} still holds '### {marker}'"
+            assert "labgrader" not in raw, f"{path.name} names the grader"
+            leaked = _leaks([raw, text], secrets)
+            total += len(leaked)
+            assert not leaked, f"{path.name} holds solution or hidden-test lines: {leaked[:5]}"
+        checked = f"{len(secrets)} secret lines checked, {total} leaked"
+        print(f"\nstudent pack: {len(files)} files, {checked}")
+
 
 def _feedback(course, student, lab):
     """A feedback page's text (tags stripped, entities decoded: the code as the student reads it)
@@ -1312,37 +1346,6 @@ def test_every_lab_has_its_proof_set():
     """Each lab of labs/source is graded by TestLabs: its functions, variants, wrappers."""
     labs = _load_build().assignments(LABS)
     assert labs == PROOF_SETS == sorted(WRONG) == sorted(CORRECT) == sorted(WRAPPERS)
-
-
-def test_student_pack_holds_no_solution_and_no_hidden_test(tmp_path, build):
-    labs = sorted(FUNCTIONS)
-    course = _course(tmp_path, labs)
-    env = build.jupyter_env(tmp_path / "jupyter")
-    db = f"sqlite:///{tmp_path / 'gradebook.db'}"
-    files = build.student_pack(course, tmp_path / "pack", env=env, db=db)
-    assert sorted(p.relative_to(tmp_path / "pack").as_posix() for p in files) == [
-        f"{lab}/{lab}.ipynb" for lab in labs
-    ], files
-    secrets = set().union(*(_secret_lines(course, lab) for lab in labs)) | _grader_lines()
-    assert len(secrets) > 100, f"too few secret lines to check ({len(secrets)})"
-    total = 0
-    for path in files:
-        raw = path.read_text()
-        nb = nbformat.reads(raw, as_version=4)
-        assert not any(c.get("outputs") for c in nb.cells), f"{path.name}: released with outputs"
-        assert "widgets" not in nb.metadata, (
-            f"{path.name}: released with the instructor's widget state"
-        )
-        text = "\n".join(c.source for c in nb.cells)
-        for marker in MARKERS:
-            assert marker not in raw, f"{path.name} still holds '### {marker}'"
-        assert "labgrader" not in raw, f"{path.name} names the grader"
-        leaked = _leaks([raw, text], secrets)
-        total += len(leaked)
-        assert not leaked, f"{path.name} holds solution or hidden-test lines: {leaked[:5]}"
-    print(
-        f"\nstudent pack: {len(files)} files, {len(secrets)} secret lines checked, {total} leaked"
-    )
 
 
 # Lines of a lab solution that the course's notebooks teach in the open (notebook 02 starts its
