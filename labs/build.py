@@ -220,7 +220,8 @@ def autograde(course=HERE, db=None, env=None, feedback=False, release=True, jobs
                 pool.shutdown()
         changed = [v for v, new in verdicts.values() if new]
         record(course, db, changed)
-        if feedback:  # every graded lab: a run after `make grade` has nothing new but asks for it
+        if feedback and verdicts:
+            # Every graded lab: a run after `make grade` has nothing new but asks for it.
             labs_graded = sorted({lab for lab, _ in verdicts})
             # One nbgrader run ("*") when those are all the labs of autograded/: nbgrader then
             # starts once, not once per lab.

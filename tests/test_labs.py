@@ -851,9 +851,10 @@ def build():
     return _load_build()
 
 
-def _grade(tmp, build):
-    """Build every lab in one course, submit each lab's whole set of submissions, and grade them
-    all in one run (each submission in its own sandbox, two processes), feedback included.
+def _grade(tmp, build, labs):
+    """Build every lab in one course, submit the whole set of submissions of each of ``labs``, and
+    grade them all in one run (each submission in its own sandbox, two processes), feedback
+    included.
 
     One course for all the labs: nbgrader starts once to build them and once to write the
     feedback, instead of twice per lab.
@@ -864,10 +865,10 @@ def _grade(tmp, build):
     assert build.generate(course, db=db, env=env) == PROOF_SETS
     # Making a lab's set runs its solution once, in a Python process of its own: two at a time.
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        list(pool.map(lambda lab: _submit_proof_set(course, lab, tmp), PROOF_SETS))
+        list(pool.map(lambda lab: _submit_proof_set(course, lab, tmp), labs))
     rows = build.autograde(course, db=db, env=env, feedback=True, release=False, jobs=2)
     print("\n" + build.format_table(rows))
-    by_lab = {lab: {r["student"]: r for r in rows if r["lab"] == lab} for lab in PROOF_SETS}
+    by_lab = {lab: {r["student"]: r for r in rows if r["lab"] == lab} for lab in labs}
     return {"course": course, "rows": by_lab}
 
 
@@ -1137,9 +1138,12 @@ def _tamper(course, lab):
 
 
 @pytest.fixture(scope="class")
-def graded_course(tmp_path_factory, build):
-    """Every lab's proof set, graded in one course: once, for the one class that uses it."""
-    return _grade(tmp_path_factory.mktemp("graded"), build)
+def graded_course(request, tmp_path_factory, build):
+    """Every lab built and its proof set graded, in one course: once, for the one class that uses
+    it. Only the labs of the selected tests are graded (``-k lab4``: lab 4 alone)."""
+    mine = [item for item in request.session.items if getattr(item, "cls", None) is TestLabs]
+    labs = sorted({item.callspec.params["lab"] for item in mine if "lab" in item.fixturenames})
+    return _grade(tmp_path_factory.mktemp("graded"), build, labs)
 
 
 @pytest.fixture(params=PROOF_SETS)
