@@ -111,17 +111,19 @@ def _write_data_key(path, grader):
 PACK = HERE.parent / "_build" / "student-pack"
 
 
-def student_pack(course=HERE, out=PACK, env=None, db=None):
+def student_pack(course=HERE, out=PACK, env=None, db=None, release=True):
     """Build the student versions and copy them, and only them, to ``out``; return the files.
 
     The pack is what is handed out: ``<lab>/<lab>.ipynb`` and the data files that sit next to it in
     ``source/<lab>/`` (nbgrader copies them into ``release/<lab>/``). No solution, hidden test,
     rubric or grader code: ``tests/test_labs.py`` checks every file of it. The build registers the
-    labs in the gradebook ``db`` (a URL), by default a new one, discarded after.
+    labs in the gradebook ``db`` (a URL), by default a new one, discarded after. ``release=False``
+    skips the build, for a caller that has just built ``release/`` with :func:`generate`.
     """
     course, out = pathlib.Path(course), pathlib.Path(out)
-    with tempfile.TemporaryDirectory(prefix="perclib-pack-") as tmp:
-        generate(course, db=db or f"sqlite:///{pathlib.Path(tmp) / 'gradebook.db'}", env=env)
+    if release:
+        with tempfile.TemporaryDirectory(prefix="perclib-pack-") as tmp:
+            generate(course, db=db or f"sqlite:///{pathlib.Path(tmp) / 'gradebook.db'}", env=env)
     shutil.rmtree(out, ignore_errors=True)
     shutil.copytree(
         course / "release", out, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__")
@@ -218,8 +220,13 @@ def autograde(course=HERE, db=None, env=None, feedback=False, release=True, jobs
                 pool.shutdown()
         changed = [v for v, new in verdicts.values() if new]
         record(course, db, changed)
-        if feedback:  # every graded lab: a run after `make grade` has nothing new but asks for it
-            for lab in sorted({lab for lab, _ in verdicts}):
+        if feedback and verdicts:
+            # Every graded lab: a run after `make grade` has nothing new but asks for it.
+            labs_graded = sorted({lab for lab, _ in verdicts})
+            # One nbgrader run ("*") when those are all the labs of autograded/: nbgrader then
+            # starts once, not once per lab.
+            held = sorted({p.name for p in course.glob("autograded/*/*") if p.is_dir()})
+            for lab in ["*"] if held == labs_graded else labs_graded:
                 nbgrader(course, "generate_feedback", lab, "--force", "--db", db, env=env)
     rows = grade_table(course, db, {k: v for k, (v, _) in verdicts.items()})
     write_reports(course, rows, {k: v for k, (v, _) in verdicts.items()})

@@ -42,7 +42,7 @@ def test_matplotlib_reads_the_isolated_folder_and_draws_with_agg(root):
         ("notebooks/02_update_rule.ipynb::Cell 3", "notebooks"),
         ("tests/test_notebook_env.py::test_setup_cell_chooses_the_inline_backend", "notebooks"),
         ("labs/source/lab1/lab1.ipynb::Cell 0", "labs"),
-        ("tests/test_labs.py::TestLab1::test_no_work_gets_no_marks", "labs"),
+        ("tests/test_labs.py::TestLabs::test_no_work_gets_no_marks[lab1-untouched]", "labs"),
         ("tests/browser/test_browser.py::test_stepper", "browser"),
         ("tests/test_theory.py::test_radius", "unit"),
         ("perclib/theory.py::perclib.theory.mistake_bound", "unit"),

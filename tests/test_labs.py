@@ -1,20 +1,21 @@
 """The graded labs (``labs/``): grades an instructor can trust.
 
-One build per lab (a test class per lab, so that ``--dist loadscope`` grades the labs on different
-workers), in a temporary copy of the course (the repository is never written), and its submissions
-graded by ``build.autograde`` (sandboxed, two processes): the instructor's solution, the untouched
-student version, each listed wrong variant, a wrapper around perclib for each function it wraps, a
-notebook made only of answers to the visible tests, correct variants (lists, float32, extra keys,
-another subgradient), a solution and a wrong variant with the seed pinned by the student, a
-repeated submission (two gradings of the same notebook must agree), and the attacks on the grader
-(``ATTACKS``). nbgrader runs as a plain command, with Jupyter's config, data and runtime folders in
-the test's temporary folder. The table is printed (``pytest -s`` shows it) by the same code as
-``make grade``.
+One build of every lab, in a temporary copy of the course (the repository is never written), and
+the submissions of all the labs graded in one run of ``build.autograde`` (each sandboxed, two
+processes), as ``make grade`` grades a term. Each lab's set: the instructor's solution, the
+untouched student version, each listed wrong variant, a wrapper around perclib for each function
+it wraps, a notebook made only of answers to the visible tests, correct variants (lists, float32,
+extra keys, another subgradient), a solution and a wrong variant with the seed pinned by the
+student, a repeated submission (two gradings of the same notebook must agree), and the attacks on
+the grader (``ATTACKS``). nbgrader runs as a plain command, with Jupyter's config, data and
+runtime folders in the test's temporary folder. The table is printed (``pytest -s`` shows it) by
+the same code as ``make grade``.
 """
 
 from __future__ import annotations
 
 import ast
+import concurrent.futures
 import html
 import importlib.util
 import json
@@ -664,6 +665,8 @@ def rbf_kernel(A, B, gamma=1.0):
         ),
     ],
 }
+# The labs TestLabs grades, each with its proof set above.
+PROOF_SETS = sorted(FUNCTIONS)
 PIN = "SEED = 1\nnp.random.seed(1)\nimport os; os.environ['PERCLIB_LAB_SEED'] = '1'\n"
 
 
@@ -823,9 +826,8 @@ def _leaks(texts, secrets):
     return sorted(ln for ln in secrets if ln in joined)
 
 
-def _course(tmp, labs):
-    """A copy of the course directory with the sources of ``labs`` only (the repository is never
-    written)."""
+def _course(tmp):
+    """A copy of the course directory (the repository is never written)."""
     course = tmp / "course"
     shutil.copytree(
         LABS,
@@ -840,9 +842,6 @@ def _course(tmp, labs):
             ".ipynb_checkpoints",
         ),
     )
-    for folder in (course / "source").iterdir():
-        if folder.name not in labs:
-            shutil.rmtree(folder)
     return course
 
 
@@ -852,18 +851,36 @@ def build():
     return _load_build()
 
 
-def _grade(lab, tmp, build):
-    """Build one lab, submit its whole set of submissions and grade them (two processes).
+def _grade(tmp, build, labs):
+    """Build every lab in one course, submit the whole set of submissions of each of ``labs``, and
+    grade them all in one run (each submission in its own sandbox, two processes), feedback
+    included.
+
+    One course for all the labs: nbgrader starts once to build them and once to write the
+    feedback, instead of twice per lab.
+    """
+    course = _course(tmp)
+    env = build.jupyter_env(tmp / "jupyter")
+    db = f"sqlite:///{tmp / 'gradebook.db'}"
+    assert build.generate(course, db=db, env=env) == PROOF_SETS
+    # Making a lab's set runs its solution once, in a Python process of its own: two at a time.
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        list(pool.map(lambda lab: _submit_proof_set(course, lab, tmp), labs))
+    rows = build.autograde(course, db=db, env=env, feedback=True, release=False, jobs=2)
+    print("\n" + build.format_table(rows))
+    by_lab = {lab: {r["student"]: r for r in rows if r["lab"] == lab} for lab in labs}
+    return {"course": course, "rows": by_lab}
+
+
+def _submit_proof_set(course, lab, tmp):
+    """Put a lab's proof set into ``course/submitted/<student>/<lab>/``.
 
     The set: the instructor's solution, the untouched student version, each listed wrong variant,
     a wrapper around perclib per wrapped function, the visible tests' answers only, the correct
-    variants, the solution and the first wrong variant with the seed pinned by the student, and the
-    first wrong variant submitted twice (the one submission graded twice: two runs must agree).
+    variants, the solution and the first wrong variant with the seed pinned by the student, the
+    first wrong variant submitted twice (the one submission graded twice: two runs must agree),
+    and the attacks on the grader.
     """
-    course = _course(tmp, [lab])
-    env = build.jupyter_env(tmp / "jupyter")
-    db = f"sqlite:///{tmp / 'gradebook.db'}"
-    assert build.generate(course, db=db, env=env) == [lab]
     source_nb = nbformat.read(course / "source" / lab / f"{lab}.ipynb", as_version=4)
     release_nb = nbformat.read(course / "release" / lab / f"{lab}.ipynb", as_version=4)
 
@@ -894,9 +911,6 @@ def _grade(lab, tmp, build):
         submit(student, nb)
     if lab == "lab1":
         _tamper(course, lab)
-    rows = build.autograde(course, db=db, env=env, feedback=True, release=False, jobs=2)
-    print("\n" + build.format_table(rows))
-    return {"course": course, "lab": lab, "rows": {r["student"]: r for r in rows}}
 
 
 def _errors(course, student, lab):
@@ -1124,40 +1138,53 @@ def _tamper(course, lab):
 
 
 @pytest.fixture(scope="class")
-def graded(request, tmp_path_factory, build):
-    """The graded set of the test class's lab (``LAB``), once per class."""
-    lab = request.cls.LAB
-    return _grade(lab, tmp_path_factory.mktemp(lab), build)
+def graded_course(request, tmp_path_factory, build):
+    """Every lab built and its proof set graded, in one course: once, for the one class that uses
+    it. Only the labs of the selected tests are graded (``-k lab4``: lab 4 alone)."""
+    mine = [item for item in request.session.items if getattr(item, "cls", None) is TestLabs]
+    labs = sorted({item.callspec.params["lab"] for item in mine if "lab" in item.fixturenames})
+    return _grade(tmp_path_factory.mktemp("graded"), build, labs)
 
 
-class _Lab:
-    """The whole proof set for one lab, graded once per class.
+@pytest.fixture(params=PROOF_SETS)
+def lab(request):
+    """Each lab in turn: a test that takes ``lab`` runs once per lab."""
+    return request.param
 
-    One subclass per lab: ``--dist loadscope`` sends each class to one worker, so the labs are
-    graded in parallel, each once.
+
+@pytest.fixture
+def graded(graded_course, lab):
+    """One lab's part of the graded course: the course folder and the lab's rows by student."""
+    return {"course": graded_course["course"], "rows": graded_course["rows"][lab]}
+
+
+# Other submissions whose feedback must show a hint: {lab: ((student, a phrase of it), ...)}.
+FEEDBACK = {"lab1": (("strict-less-than", "a point exactly on the boundary"),)}
+
+
+class TestLabs:
+    """The whole proof set of every lab, graded once; each test that takes ``lab`` runs per lab.
+
+    One class: ``--dist loadscope`` keeps it on one worker, which grades (on two processes) while
+    the other worker runs nbval over labs/source and the tests outside the class.
     """
 
-    LAB = ""
-    # Other submissions whose feedback must show a hint: (student, a phrase of it).
-    FEEDBACK = ()
-
     @pytest.mark.parametrize("student", ["solution", "solution-pinned-seed", "correct-variants"])
-    def test_correct_work_gets_full_marks(self, graded, student):
-        lab, row = self.LAB, graded["rows"][student]
+    def test_correct_work_gets_full_marks(self, graded, lab, student):
+        row = graded["rows"][student]
         assert _full(row), (
             f"{lab}/{student}: {row['auto']}/{row['auto_max']}, "
             f"{_errors(graded['course'], student, lab)}"
         )
 
     @pytest.mark.parametrize("student", ["untouched", "visible-tests-only"])
-    def test_no_work_gets_no_marks(self, graded, student):
+    def test_no_work_gets_no_marks(self, graded, lab, student):
         row = graded["rows"][student]
         assert row["auto"] == 0, (
-            f"{self.LAB}/{student} scored {row['auto']}: failed only {row['failed']}"
+            f"{lab}/{student} scored {row['auto']}: failed only {row['failed']}"
         )
 
-    def test_a_slip_costs_only_its_function(self, graded):
-        lab = self.LAB
+    def test_a_slip_costs_only_its_function(self, graded, lab):
         assert graded["rows"].keys() >= WRONG[lab].keys()
         for student, (_, function, must_fail, phrase) in WRONG[lab].items():
             failed = set(graded["rows"][student]["failed"])
@@ -1174,16 +1201,16 @@ class _Lab:
                 f"{lab}/{student}: {must_fail} should say {phrase!r}; it says {error!r}"
             )
 
-    def test_wrappers_get_nothing_for_the_function_they_wrap(self, graded):
-        assert WRAPPERS[self.LAB]
-        for name in WRAPPERS[self.LAB]:
+    def test_wrappers_get_nothing_for_the_function_they_wrap(self, graded, lab):
+        assert WRAPPERS[lab]
+        for name in WRAPPERS[lab]:
             row = graded["rows"][f"wrapper-{name}"]
-            assert set(row["failed"]) == FUNCTIONS[self.LAB][name], (self.LAB, name, row["failed"])
+            assert set(row["failed"]) == FUNCTIONS[lab][name], (lab, name, row["failed"])
 
-    def test_variants_are_per_student_and_grades_replay(self, graded):
+    def test_variants_are_per_student_and_grades_replay(self, graded, lab):
         """A student's SEED changes nothing; two runs of one notebook agree; each student's
         variant is recorded in the graded notebook, and two students' variants differ."""
-        course, lab = graded["course"], self.LAB
+        course = graded["course"]
         first = next(iter(WRONG[lab]))
         rows = [graded["rows"][s] for s in (first, f"{first}-pinned-seed", f"{first}-again")]
         assert all(r["failed"] == rows[0]["failed"] for r in rows), rows
@@ -1199,10 +1226,10 @@ class _Lab:
             )
         assert variants[first] != variants["solution"]
 
-    def test_attacks_earn_only_their_real_work(self, graded):
+    def test_attacks_earn_only_their_real_work(self, graded, lab):
         """Each attack gets what its real work earns (nothing for the untouched base; for a base
         with the solution, everything but the functions it cheats on), or is stopped and marked."""
-        lab, rows = self.LAB, graded["rows"]
+        rows = graded["rows"]
         for student, (_, edits, base) in ATTACKS.get(lab, {}).items():
             row = rows[student]
             cheated = (
@@ -1222,13 +1249,13 @@ class _Lab:
             text, _ = _feedback(graded["course"], student, lab)
             assert not re.search(r"LEAKED \[|called with \[", text), (lab, student)
 
-    def test_limits_and_tampering_are_marked(self, graded):
+    def test_limits_and_tampering_are_marked(self, graded, lab):
         rows = graded["rows"]
-        if self.LAB == "lab3":
+        if lab == "lab3":
             row = rows["endless-loop"]
             assert row["status"] == "timed out", row
             assert set(row["failed"]) == {"test_multiclass_step"}, row
-        if self.LAB == "lab1":
+        if lab == "lab1":
             row = rows["tampered-metadata"]
             assert row["status"] == "tampered" and _full(row), row
             assert any("deleted" in r for r in row["reasons"]), row
@@ -1236,8 +1263,8 @@ class _Lab:
             assert nbformat.read(victim, as_version=4).cells, "a classmate's file was overwritten"
             assert rows["attack-gradebook"]["written"].startswith("0/"), rows["attack-gradebook"]
 
-    def test_export_and_reports(self, graded):
-        course, lab = graded["course"], self.LAB
+    def test_export_and_reports(self, graded, lab):
+        course = graded["course"]
         lines = (course / "reports" / f"{lab}.csv").read_text().splitlines()
         assert lines[0].startswith("student,") and lines[0].endswith(",total,max,status,flags")
         assert len(lines) == len(graded["rows"]) + 1
@@ -1246,21 +1273,21 @@ class _Lab:
         # The solution and its pinned-seed copy differ only by a line: near-identical.
         assert "solution" in pairs, pairs
 
-    def test_written_answers_await_manual_grading(self, graded):
+    def test_written_answers_await_manual_grading(self, graded, lab):
         rows = graded["rows"]
         assert rows["solution"]["written"].endswith("to grade"), rows["solution"]
         assert rows["untouched"]["written"].startswith("0/"), rows["untouched"]
 
-    def test_feedback_shows_hints_not_hidden_tests(self, graded):
+    def test_feedback_shows_hints_not_hidden_tests(self, graded, lab):
         """Failed hidden tests show their hints; no feedback shows a line of a solution, a hidden
         test or the grader that the student did not write."""
-        course, lab = graded["course"], self.LAB
+        course = graded["course"]
         secrets = set().union(*(_secret_lines(LABS, name) for name in sorted(FUNCTIONS)))
         secrets |= _grader_lines()
         # The traceback of a failed hidden test shows the call to the grader: that much is public.
         secrets = {s for s in secrets if "labgrader" not in s and "_failure" not in s}
         first = next(iter(WRONG[lab]))
-        for student, phrase in ((first, WRONG[lab][first][3]), *self.FEEDBACK):
+        for student, phrase in ((first, WRONG[lab][first][3]), *FEEDBACK.get(lab, ())):
             must_fail = WRONG[lab][student][2]
             text, _ = _feedback(course, student, lab)
             assert must_fail in text and phrase in text, (
@@ -1270,14 +1297,44 @@ class _Lab:
         # The traceback of a failed hidden test shows its cell's lines around the failure: the call
         # to the grader and nothing else of the hidden part.
         students = sorted(graded["rows"])
-        assert sorted(p.parent.parent.name for p in (course / "feedback").rglob("*.html")) == (
-            students
-        )
+        pages = (course / "feedback").glob(f"*/{lab}/*.html")
+        assert sorted(p.parent.parent.name for p in pages) == students
         hints = _hint_text()
         for student in students:
             text, own = _feedback(course, student, lab)
             leaked = [ln for ln in _leaks([text], secrets) if ln not in own and ln not in hints]
             assert not leaked, (lab, student, leaked[:5])
+
+    def test_student_pack_holds_no_solution_and_no_hidden_test(
+        self, graded_course, build, tmp_path
+    ):
+        """The pack of the student versions that the graded course was built with."""
+        labs, course = PROOF_SETS, graded_course["course"]
+        files = build.student_pack(course, tmp_path / "pack", release=False)
+        assert sorted(p.relative_to(tmp_path / "pack").as_posix() for p in files) == [
+            f"{lab}/{lab}.ipynb" for lab in labs
+        ], files
+        secrets = set().union(*(_secret_lines(course, lab) for lab in labs)) | _grader_lines()
+        assert len(secrets) > 100, f"too few secret lines to check ({len(secrets)})"
+        total = 0
+        for path in files:
+            raw = path.read_text()
+            nb = nbformat.reads(raw, as_version=4)
+            assert not any(c.get("outputs") for c in nb.cells), (
+                f"{path.name}: released with outputs"
+            )
+            assert "widgets" not in nb.metadata, (
+                f"{path.name}: released with the instructor's widget state"
+            )
+            text = "\n".join(c.source for c in nb.cells)
+            for marker in MARKERS:
+                assert marker not in raw, f"{path.name} still holds '### {marker}'"
+            assert "labgrader" not in raw, f"{path.name} names the grader"
+            leaked = _leaks([raw, text], secrets)
+            total += len(leaked)
+            assert not leaked, f"{path.name} holds solution or hidden-test lines: {leaked[:5]}"
+        checked = f"{len(secrets)} secret lines checked, {total} leaked"
+        print(f"\nstudent pack: {len(files)} files, {checked}")
 
 
 def _feedback(course, student, lab):
@@ -1289,65 +1346,10 @@ def _feedback(course, student, lab):
     return text, "\n".join(c.source for c in nb.cells)
 
 
-# One class per lab, largest set first: lab 5 (25 submissions to grade), lab 4, lab 1, lab 3, lab 2.
-class TestLab5(_Lab):
-    LAB = "lab5"
-
-
-class TestLab4(_Lab):
-    LAB = "lab4"
-
-
-class TestLab1(_Lab):
-    LAB = "lab1"
-    FEEDBACK = (("strict-less-than", "a point exactly on the boundary"),)
-
-
-class TestLab3(_Lab):
-    LAB = "lab3"
-
-
-class TestLab2(_Lab):
-    LAB = "lab2"
-
-
 def test_every_lab_has_its_proof_set():
-    """Each lab of labs/source is graded by a class above: its functions, variants, wrappers."""
+    """Each lab of labs/source is graded by TestLabs: its functions, variants, wrappers."""
     labs = _load_build().assignments(LABS)
-    assert labs == sorted(FUNCTIONS) == sorted(WRONG) == sorted(CORRECT) == sorted(WRAPPERS)
-    classes = {c.LAB for c in _Lab.__subclasses__()}
-    assert classes == set(labs), classes
-
-
-def test_student_pack_holds_no_solution_and_no_hidden_test(tmp_path, build):
-    labs = sorted(FUNCTIONS)
-    course = _course(tmp_path, labs)
-    env = build.jupyter_env(tmp_path / "jupyter")
-    db = f"sqlite:///{tmp_path / 'gradebook.db'}"
-    files = build.student_pack(course, tmp_path / "pack", env=env, db=db)
-    assert sorted(p.relative_to(tmp_path / "pack").as_posix() for p in files) == [
-        f"{lab}/{lab}.ipynb" for lab in labs
-    ], files
-    secrets = set().union(*(_secret_lines(course, lab) for lab in labs)) | _grader_lines()
-    assert len(secrets) > 100, f"too few secret lines to check ({len(secrets)})"
-    total = 0
-    for path in files:
-        raw = path.read_text()
-        nb = nbformat.reads(raw, as_version=4)
-        assert not any(c.get("outputs") for c in nb.cells), f"{path.name}: released with outputs"
-        assert "widgets" not in nb.metadata, (
-            f"{path.name}: released with the instructor's widget state"
-        )
-        text = "\n".join(c.source for c in nb.cells)
-        for marker in MARKERS:
-            assert marker not in raw, f"{path.name} still holds '### {marker}'"
-        assert "labgrader" not in raw, f"{path.name} names the grader"
-        leaked = _leaks([raw, text], secrets)
-        total += len(leaked)
-        assert not leaked, f"{path.name} holds solution or hidden-test lines: {leaked[:5]}"
-    print(
-        f"\nstudent pack: {len(files)} files, {len(secrets)} secret lines checked, {total} leaked"
-    )
+    assert labs == PROOF_SETS == sorted(WRONG) == sorted(CORRECT) == sorted(WRAPPERS)
 
 
 # Lines of a lab solution that the course's notebooks teach in the open (notebook 02 starts its
