@@ -8,7 +8,8 @@ in the same order, but they are *scored* many at a time:
 2. Jump to the first example the plain loop updates on, and make exactly its update
    (``w += c * x``, ``b += c``: the same floating-point operations).
 3. Continue after it. A window doubles after a window without a mistake and halves after one; it
-   holds at most about 2**20 entries of X. A shuffled epoch scans a copy of X in its order.
+   holds at most about 2**20 entries of X. A shuffled epoch gathers each window's rows in its
+   order (no copy of a dense X; a CSR X is copied in that order, its nonzeros only).
 
 It is fast while mistakes are rare (separable data); each mistake costs Python-level work. X may be
 dense or CSR (an update then touches only the row's nonzeros, as in the plain loop).
@@ -90,8 +91,8 @@ def train(
     with np.errstate(over="ignore", invalid="ignore"):  # huge scales: inf and NaN, decided exactly
         for epoch in range(1, max_iter + 1):
             visit = rng.permutation(n) if order == "shuffle" else np.arange(n)
-            Xe, ye = (X, y) if order != "shuffle" else (X[visit], y[visit])  # in visiting order
-            product = _products(Xe)
+            ye = y[visit] if order == "shuffle" else y  # the labels in visiting order
+            product = _products(X, visit if order == "shuffle" else None)
             t0 = (epoch - 1) * n  # examples visited before this epoch
             updates, o = 0, 0
             while o < n:
@@ -136,11 +137,16 @@ def train(
     return b, epoch, n_updates, converged, np.array(mistakes, dtype=np.int64)
 
 
-def _products(X):
-    """A function (lo, hi, w) -> X[lo:hi] @ w. For a CSR X it sums each row's nonzeros by one
-    ``np.bincount`` over the window's entries, without building a matrix for the window."""
+def _products(X, visit=None):
+    """A function (lo, hi, w) -> X[lo:hi] @ w, or X[visit[lo:hi]] @ w in a shuffled epoch. For a
+    CSR X it sums each row's nonzeros by one ``np.bincount`` over the window's entries, without
+    building a matrix for the window."""
     if not sp.issparse(X):
-        return lambda lo, hi, w: X[lo:hi] @ w
+        if visit is None:
+            return lambda lo, hi, w: X[lo:hi] @ w
+        return lambda lo, hi, w: X[visit[lo:hi]] @ w  # the window's rows only: no copy of X
+    if visit is not None:
+        X = X[visit]
     ptr, ind, val = X.indptr, X.indices, X.data
     owner = np.repeat(np.arange(X.shape[0]), np.diff(ptr))  # the row of each stored entry
 
