@@ -22,7 +22,7 @@ from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kerne
 
 from . import _validation as V
 from ._base import AT_LEAST_ONE, ORDER_AND_RULE, POSITIVE, BaseModel, OnlineMixin
-from .training import epoch_indices, is_mistake, predict_sign, step_size
+from .training import epoch_indices, is_mistake, predict_sign, step_size, vote
 
 KERNELS = ("linear", "poly", "rbf", "precomputed")
 
@@ -184,7 +184,9 @@ class KernelPerceptron(OnlineMixin, BaseModel):
     average : bool, default=False
         Predict with the average of all iterates (CIML's averaged perceptron, in dual form).
     vote : bool, default=False
-        Predict with Freund & Schapire's vote of all iterates, each weighted by its survival count.
+        Predict with Freund & Schapire's vote of all iterates, each weighted by its survival count
+        (sign(0) = +1 at both levels, as :class:`VotedPerceptron`: a tied vote predicts
+        ``classes_[1]`` and its ``decision_function`` is 0.5, half a vote for +1).
     cache_size : float, default=200
         The memory, in MB, for the Gram matrix during training (as ``SVC``'s).
     random_state : None, int or numpy.random.Generator, default=None
@@ -515,8 +517,8 @@ class KernelPerceptron(OnlineMixin, BaseModel):
         return self._kernel(X, self.support_vectors_)
 
     def decision_function(self, X):
-        """The activation of each row of X (with ``vote=True``, the iterates' vote weighted by
-        their survival counts); positive means ``classes_[1]``."""
+        """The activation of each row of X; with ``vote=True``, the iterates' vote weighted by
+        their survival counts, a tie returned as 0.5 (as :class:`VotedPerceptron`'s)."""
         self._check_fitted("decision_function")
         K = self._kernel_with_support(self._check_X(X))
         if not self.vote:
@@ -526,11 +528,12 @@ class KernelPerceptron(OnlineMixin, BaseModel):
         steps = np.array(self._state["steps"], dtype=np.float64)
         a = np.cumsum(K[:, at] * steps, axis=1)
         a = np.hstack([np.zeros((K.shape[0], 1)), a]) + self.intercepts_
-        return predict_sign(a) @ self.counts_.astype(np.float64)
+        return vote(a, self.counts_)
 
     def predict(self, X):
-        """The predicted class of each row of X, one of ``classes_``, with :class:`Perceptron`'s
-        ties."""
+        """The predicted class of each row of X, one of ``classes_``: ``classes_[1]`` where the
+        activation is >= 0 (sign(0) = +1, as :class:`Perceptron`); with ``vote=True``, where the
+        vote is >= 0 (sign(0) = +1 at both levels), that is where ``decision_function`` > 0."""
         self._check_fitted("predict")
         a = self.decision_function(X)
         return self.classes_[(predict_sign(a) > 0).astype(int)]

@@ -194,6 +194,21 @@ def predict_sign(a):
     return np.where(np.asarray(a) >= 0, 1.0, -1.0)
 
 
+#: The score of a tied vote: half a vote for +1 (see :func:`vote`).
+TIED_VOTE = 0.5
+
+
+def vote(a, counts):
+    """Freund & Schapire's vote sum_k c_k sign(a_k) for each row of the activations ``a`` (one
+    column per iterate), sign(0) = +1 at both levels: a tied vote (0) predicts +1.
+
+    The counts are whole numbers, so every vote is a whole number, and a tie is returned as
+    ``TIED_VOTE`` = 0.5, half a vote for +1: the score is then positive exactly where the
+    prediction is +1, as scikit-learn reads a binary ``decision_function``."""
+    s = predict_sign(a) @ np.asarray(counts, dtype=np.float64)
+    return np.where(s == 0, TIED_VOTE, s)
+
+
 def is_mistake(y, a, rule):
     """Whether an example triggers an update under ``rule`` (vectorised)."""
     if rule == "margin":

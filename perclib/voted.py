@@ -16,7 +16,10 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
     count c_k as in Freund and Schapire's pseudocode: a new vector starts at c = 1 (the example
     that made it counts; v_0 = 0 starts at 0) and gains 1 for each example it then classifies
     correctly, until its first mistake. So the counts add up to the examples visited. The
-    prediction is sign(sum_k c_k * sign(v_k.x + b_k)), with sign(0) = +1 at both levels.
+    prediction is sign(sum_k c_k * sign(v_k.x + b_k)), with sign(0) = +1 at both levels: a tied
+    vote predicts ``classes_[1]``. ``decision_function`` returns the vote, a whole number, and a
+    tie as 0.5 (half a vote for +1), so that, as scikit-learn expects of a binary classifier,
+    ``predict`` gives ``classes_[1]`` exactly where ``decision_function`` is positive.
 
     Parameters
     ----------
@@ -86,11 +89,11 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
         self.converged_ = bool(self.mistakes_[-1] == 0)
 
     def decision_function(self, X):
-        """The vote sum_k c_k * sign(w_k.x + b_k) for each row of X."""
+        """The vote sum_k c_k * sign(w_k.x + b_k) for each row of X; a tied vote, 0, is returned
+        as 0.5, so the score is positive exactly where ``predict`` gives ``classes_[1]``."""
         self._check_fitted("decision_function")
         X = self._check_X(X)
-        signs = training.predict_sign(X @ self.weights_.T + self.intercepts_)
-        return signs @ self.counts_.astype(np.float64)
+        return training.vote(X @ self.weights_.T + self.intercepts_, self.counts_)
 
 
 def prediction_cost(model):

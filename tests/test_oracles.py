@@ -315,7 +315,8 @@ def test_voted_equals_freund_schapire(order, eta, fit_intercept):
             )
             assert clf.counts_.tolist() == c
         votes = [voted_predict(v, bias, c, x) for x in grid.tolist()]
-        assert clf.decision_function(grid).tolist() == [s for s, _ in votes]
+        # a tied vote predicts +1 and scores 0.5, so that the score is positive exactly there
+        assert clf.decision_function(grid).tolist() == [s if s != 0 else 0.5 for s, _ in votes]
         assert clf.predict(grid).tolist() == [int(p) for _, p in votes]
         zero_votes += sum(s == 0 for s, _ in votes)
     assert zero_votes >= 1  # the outer sign(0) = +1 was exercised

@@ -42,7 +42,15 @@ pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceW
 # have, so those checks are not run for them). No check is expected to fail. They run untraced
 # (conftest.py): every line of perclib that they run, a traced test runs too, and scikit-learn's
 # checks took 1-1.5 CPU-s longer under coverage's tracer.
-@parametrize_with_checks([M() for M in ALL] + [KernelPerceptron()])
+@parametrize_with_checks(
+    [M() for M in ALL]
+    + [
+        KernelPerceptron(),
+        KernelPerceptron(vote=True),
+        KernelPerceptron(average=True),
+        KernelPerceptron(kernel="poly"),
+    ]
+)
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
 

@@ -7,7 +7,13 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from perclib import AveragedPerceptron, MulticlassPerceptron, Perceptron, VotedPerceptron
+from perclib import (
+    AveragedPerceptron,
+    KernelPerceptron,
+    MulticlassPerceptron,
+    Perceptron,
+    VotedPerceptron,
+)
 from perclib.datasets import make_blobs3, make_noisy, worked_example
 from perclib.voted import prediction_cost
 
@@ -112,6 +118,71 @@ def test_partial_fit_continues_the_fit_epoch_by_epoch(model, attrs, order):
             warnings.simplefilter("ignore")  # three epochs, not converged: as above
             cyclic = model(max_iter=3, random_state=5).fit(X, y)
         assert not np.array_equal(cyclic.last_coef_, whole.last_coef_)
+
+
+# ---------------------------------------------------------------- ties
+# Two examples on the same point x = 1 with opposite labels, no intercept, one epoch: the first
+# is a tie (a = 0, a mistake), v_1 = 1; the second is then a mistake, v_2 = 0. Counts (0, 1, 1).
+# At x = -1 the vote is 1 * sign(-1) + 1 * sign(0) = 0: a tie. At x = 0 every activation is 0.
+TIE_X, TIE_Y = np.array([[1.0], [1.0]]), np.array(["yes", "no"])  # classes_ = ["no", "yes"]
+VOTED = {
+    "VotedPerceptron": lambda: VotedPerceptron(max_iter=1, fit_intercept=False),
+    "KernelPerceptron(vote=True)": lambda: KernelPerceptron(
+        kernel="linear", vote=True, max_iter=1, fit_intercept=False
+    ),
+}
+AVERAGED = {
+    "AveragedPerceptron": lambda: AveragedPerceptron(max_iter=1, fit_intercept=False),
+    "KernelPerceptron(average=True)": lambda: KernelPerceptron(
+        kernel="linear", average=True, max_iter=1, fit_intercept=False
+    ),
+}
+
+
+@pytest.mark.parametrize("make", VOTED.values(), ids=VOTED.keys())
+def test_a_tied_vote_predicts_classes_1_and_scores_positive(make):
+    clf = make().fit(TIE_X, TIE_Y)
+    assert clf.counts_.tolist() == [0, 1, 1]
+    Xt = np.array([[-1.0], [0.0], [2.0], [-3.0]])
+    # the iterates' activations at x are (0, x, 0): the vote is sign(x) + 1, 0 where x < 0
+    votes = [sum(c * (1 if a >= 0 else -1) for c, a in zip([0, 1, 1], [0, x, 0])) for x in Xt[:, 0]]
+    assert votes == [0, 2, 2, 0]
+    decision = clf.decision_function(Xt)
+    assert decision.tolist() == [0.5, 2.0, 2.0, 0.5]  # a tie scores half a vote for +1
+    assert clf.predict(Xt).tolist() == ["yes"] * 4  # sign(0) = +1 at both levels
+    assert np.array_equal(clf.predict(Xt), clf.classes_[(decision > 0).astype(int)])
+
+
+@pytest.mark.parametrize("make", VOTED.values(), ids=VOTED.keys())
+@pytest.mark.parametrize("seed", range(10))
+def test_predict_is_classes_1_exactly_where_the_vote_is_positive(make, seed):
+    """On integer data and an integer grid, ties are common; scikit-learn's rule holds on each."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-2, 3, size=(12, 2)).astype(float)
+    y = np.where(rng.random(12) < 0.5, 3, 7)
+    y[:2] = 3, 7
+    grid = np.array([[i, j] for i in range(-3, 4) for j in range(-3, 4)], dtype=float)
+    clf = make().set_params(max_iter=3).fit(X, y)
+    decision = clf.decision_function(np.vstack([X, grid]))
+    predicted = clf.predict(np.vstack([X, grid]))
+    assert np.array_equal(predicted, clf.classes_[(decision > 0).astype(int)])
+    assert not np.any(decision == 0)
+
+
+@pytest.mark.parametrize("make", AVERAGED.values(), ids=AVERAGED.keys())
+def test_an_averaged_activation_of_exactly_0_predicts_classes_1(make):
+    """The averaged perceptron is one linear classifier: decision_function is its activation and
+    predict keeps the course's sign(0) = +1 (Perceptron's), so on the boundary itself, and only
+    there, predict is classes_[1] while the activation is 0."""
+    clf = make().fit(TIE_X, TIE_Y)
+    Xt = np.array([[0.0], [1.0], [-1.0]])
+    decision = clf.decision_function(Xt)
+    assert decision[0] == 0 and decision[1] > 0 > decision[2]
+    assert clf.predict(Xt).tolist() == ["yes", "yes", "no"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # one epoch with mistakes: not converged, as meant
+        p = Perceptron(fit_intercept=False, max_iter=1).fit(TIE_X, TIE_Y)
+    assert p.decision_function(Xt[:1]).tolist() == [0.0] and p.predict(Xt[:1]).tolist() == ["yes"]
 
 
 # ---------------------------------------------------------------- prediction cost
