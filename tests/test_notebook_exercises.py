@@ -66,7 +66,7 @@ def test_each_notebook_has_its_own_exercises():
 
 
 def test_every_exercise_has_a_solution_and_its_mistakes_are_wrong():
-    assert len(EXERCISES) == 37  # 08: 4
+    assert len(EXERCISES) == 38  # 08: 5
     for ex in EXERCISES:
         assert _value(ex.solution).strip(), ex.id
         if ex.kind in ("implement",) or ex.judge is not None:

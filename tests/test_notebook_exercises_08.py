@@ -203,7 +203,9 @@ def test_08_3_agrees_with_the_kernel_perceptron():
 
 
 def test_08_4_forms_hints_and_reason():
-    for form in (8.5, "8.5", "17/2", [8.5], Fraction(17, 2), Decimal("8.5"), "68/8"):
+    forms = (8.5, "8.5", "17/2", [8.5], Fraction(17, 2), Decimal("8.5"), "68/8", "68 / 8")
+    ratios = ("8.5 times", "8.5x", "8.5 ×", "8,5", "68:8", "68 : 8", "8.5 Times")
+    for form in forms + ratios:
         for key in ("c", "C", "(c)"):
             assert check("08-4", form, because=key), (form, key)
     for m in EXERCISES["08-4"].mistakes:
@@ -308,3 +310,49 @@ def test_08_3_a_column_of_labels_is_read_like_every_other_array_answer():
     assert check_function("08-3", as_column)
     fb = check_function("08-3", one_too_many)
     assert not fb and "shape" in fb.message
+
+
+def test_08_4_ratio_forms_read_like_numbers_and_other_words_do_not():
+    assert not check("08-4", "8,5,1", because="c") and not check("08-4", "times", because="c")
+    fb = check("08-4", "16 times", because="c")  # a wrong ratio in the same form: not right
+    assert not fb and "8.5" not in fb.message
+    fb = check("08-4", "2:17", because="c")  # 1/8.5, written as a ratio: its own hint
+    assert not fb and EXERCISES["08-4"].mistakes[4].hint in fb.message
+
+
+def test_08_5_forms_and_hints():
+    for form in (
+        (0.8, -0.4, 0.4),
+        [0.8, -0.4, 0.4],
+        np.array([0.8, -0.4, 0.4]),
+        (Fraction(4, 5), Fraction(-2, 5), Fraction(2, 5)),
+        ("4/5", "-2/5", "2/5"),
+        "4/5, -2/5, 2/5",
+        "(0.8, -0.4, 0.4)",
+        "0.8 -0.4 0.4",
+        (Decimal("0.8"), -0.4, "0.4"),
+    ):
+        assert check("08-5", form), form
+    for m in EXERCISES["08-5"].mistakes:
+        fb = check("08-5", m.value() if callable(m.value) else m.value)
+        assert not fb and m.hint in fb.message
+        assert "0.8" not in fb.message and "4/5" not in fb.message
+    assert check("08-5", ...).neutral
+    fb = check("08-5", (0.8, -0.4, 0.3))
+    assert not fb and EXERCISES["08-5"].hint in fb.message
+    assert "give 3 numbers" in check("08-5", "0.8, -0.4").message
+    assert "(0.8, −0.4, 0.4)" in show_solution("08-5").text
+
+
+def test_08_5_matches_a_real_averaged_kernel_perceptron():
+    # four visits, one epoch: a tie at visit 1 (x_1, +1), x_2 right, a mistake at visit 3
+    # (x_3, -1), x_4 right; perclib's averaged dual coefficients are the exercise's answer
+    X = np.array([[1.0, 0.0], [2.0, 0.0], [0.0, 1.0], [0.0, 2.0]])
+    y = np.array([1, 1, -1, -1])
+    model = KernelPerceptron(kernel="linear", average=True, max_iter=1).fit(X, y)
+    assert model.update_indices_.tolist() == [0, 2] and model.support_.tolist() == [0, 2]
+    answer = (*model.dual_coef_, model.intercept_)
+    assert np.allclose(answer, [0.8, -0.4, 0.4]) and check("08-5", answer)
+    # and the average of the five iterates, written out
+    iterates = [(0, 0, 0), (1, 0, 1), (1, 0, 1), (1, -1, 0), (1, -1, 0)]
+    assert np.allclose(np.mean(iterates, axis=0), answer)

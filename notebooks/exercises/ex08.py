@@ -24,12 +24,22 @@ _LIBRARIES = ("sklearn", "scipy", "perclib")
 
 
 def _read_tuple(answer):
-    """08-1's answer as a tuple when it is written as a string, "3, -2, 1", "(3,-2,1)", "3 -2 1"."""
+    """08-1's and 08-5's answer as a tuple when it is written as a string, "3, -2, 1",
+    "(3,-2,1)", "3 -2 1"."""
     if isinstance(answer, str):
         parts = [p for p in re.split(r"[\s,;()\[\]]+", answer.strip()) if p]
         if len(parts) > 1:
             return tuple(parts)
     return answer
+
+
+def _read_ratio(answer):
+    """08-4's ratio as a string a student may write: "8.5 times", "8.5x", "8,5", "68:8"."""
+    if not isinstance(answer, str):
+        return answer
+    text = re.sub(r"\s*(times|x|×)\s*$", "", answer.strip(), flags=re.IGNORECASE)
+    text = re.sub(r"^(\d+),(\d+)$", r"\1.\2", text)  # a decimal comma
+    return re.sub(r"^(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)$", r"\1/\2", text)  # a ratio a:b
 
 
 def _library(obj):
@@ -91,13 +101,15 @@ def _minus_one_kernel(x, z):
 
 
 class _Exercises(ExerciseSet):
-    """The set of notebook 08; 08-1 also takes its three numbers as one string, 08-2 also asks for
-    a witness point it checks, and 08-3 refuses a function that wraps scikit-learn's, SciPy's or
-    perclib's kernels."""
+    """The set of notebook 08; 08-1 and 08-5 also take their three numbers as one string, 08-2
+    also asks for a witness point it checks, 08-3 refuses a function that reaches scikit-learn,
+    SciPy or perclib, and 08-4 also reads "8.5 times", "8,5" and "68:8"."""
 
     def check(self, exercise_id, answer, *, because=None, witness=None):
-        if exercise_id == "08-1":
+        if exercise_id in ("08-1", "08-5"):
             answer = _read_tuple(answer)
+        if exercise_id == "08-4":
+            answer = _read_ratio(answer)
         if exercise_id == "08-2":
             return self._verdict(exercise_id, self._check_08_2(answer, because, witness))
         return super().check(exercise_id, answer, because=because)
@@ -434,16 +446,16 @@ EXERCISES.add(
             "depend on the dimension",
             "b": "the RBF kernel's value between two different points is below 1, whatever the "
             "data",
-            "c": "K(x, x) is the same number at every point x, whatever the data and the width",
-            "d": "the width γ rescales the data so that the longest point has length 1",
+            "c": "K(x, x) is the same number at every point x, whatever the data and γ",
+            "d": "γ rescales the data so that the longest point has length 1",
         },
         reason="c",
         reason_hints={
             "a": "The dimension indeed does not appear in the bound, but that does not fix R: "
             "which kernel values is R made of?",
             "b": "R is made of the lengths of the φ(xᵢ): a length involves one point, not two.",
-            "d": "γ does not move the points: it sets the width of the bumps. Which kernel values "
-            "is R made of?",
+            "d": "γ does not move the points: it sets how narrow the bumps are. Which kernel "
+            "values is R made of?",
         },
         mistakes=(
             Mistake(
@@ -484,6 +496,74 @@ EXERCISES.add(
         "K(x, x) = 1 at every point. (a) is true but does not fix R; (b) is about pairs of points, "
         "and R is made of lengths, one point each; (d) is false: γ sets the width of the bumps and "
         "does not move the points.",
+    )
+)
+
+
+# 08-5: a run with average=True, eta = 1 and the margin rule: T = 4 visits, updates at visit 1
+# on x_1 (y = +1) and at visit 3 on x_3 (y = -1). The answer is the average of the T + 1 iterates
+# w_0 = 0, ..., w_T: an update at visit t is in the T + 1 - t iterates w_t, ..., w_T.
+_T = 4
+_AVG_UPDATES = ((1, +1), (3, -1))  # (visit, label) of each update, on x_1 and on x_3
+
+
+def _averaged(*, iterates=_T + 1, after=lambda t: _T + 1 - t, signed=True):
+    """(c_1, c_3, b) averaged over ``iterates``, an update at visit t counted in after(t) of them;
+    the variants are the anticipated slips."""
+    c = [(y if signed else 1) * after(t) / iterates for t, y in _AVG_UPDATES]
+    return (c[0], c[1], sum(c))
+
+
+def _distinct_mean():
+    """The unweighted mean of the distinct vectors v_0 = 0, v_1, v_2 (notebook 06's slip 3)."""
+    return (2 / 3, -1 / 3, 1 / 3)
+
+
+EXERCISES.add(
+    Exercise(
+        "08-5",
+        "quick",
+        "(c̄₁, c̄₃, b̄)",
+        _averaged,
+        mistakes=(
+            Mistake(
+                (1, -1, 0),
+                "These are the last iterate's coefficients: the averaged model averages every "
+                "iterate of the run, from w₀ on.",
+            ),
+            Mistake(
+                lambda: _averaged(iterates=_T),
+                "Count the iterates you average: notebook 06's average includes w₀ = 0.",
+            ),
+            Mistake(
+                lambda: _averaged(after=lambda t: _T - t),
+                "Check which iterates contain an update: w_t is the weight after visit t, so is "
+                "the update of visit t in it?",
+            ),
+            Mistake(
+                _distinct_mean,
+                "You averaged the distinct vectors once each: each iterate w_t counts once, so a "
+                "vector that lasted several visits counts that many times.",
+            ),
+            Mistake(
+                lambda: (*_averaged()[:2], 0),
+                "Your b̄: the bias changes at each update too, and is averaged like the "
+                "coefficients.",
+            ),
+            Mistake(
+                lambda: _averaged(signed=False),
+                "Each coefficient carries its example's label, and so does each step of b.",
+            ),
+        ),
+        hint="Write the five iterates w₀, ..., w₄ (and their biases) as sums of kernel terms, "
+        "one per visit, then average each coefficient over them.",
+        solution="The iterates, as (coefficient of K(x₁, ·), of K(x₃, ·), b): w₀ = (0, 0, 0); "
+        "visit 1 is a mistake on x₁ (y = +1): w₁ = (1, 0, 1); visit 2 changes nothing: w₂ = w₁; "
+        "visit 3 is a mistake on x₃ (y = −1): w₃ = (1, −1, 0); w₄ = w₃. Their average over the "
+        "T + 1 = 5 iterates: c̄₁ = 4/5 (x₁'s term is in w₁ to w₄), c̄₃ = −2/5 (in w₃ and w₄), "
+        "b̄ = (0 + 1 + 1 + 0 + 0)/5 = 2/5. So (0.8, −0.4, 0.4): an update at visit t counts in "
+        "the T + 1 − t iterates after it, so early updates weigh more, and b̄ = c̄₁ + c̄₃ as each "
+        "step adds the same to a coefficient and to b.",
     )
 )
 
