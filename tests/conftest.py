@@ -47,36 +47,3 @@ def assert_warned_at(request):
             assert warning.filename == str(request.path)
 
     return check
-
-
-@pytest.fixture(scope="session")
-def plain():
-    """perclib._kernel loaded again with the compiler off: every loop and helper as plain Python.
-
-    Run side by side with the compiled module on small problems, it shows that the source the
-    notes mirror is the code that runs (and lets coverage see the loops' lines); the oracles of
-    tests/test_oracles.py run the models on it too. Without numba
-    perclib._kernel is that module already: it is used as it is, so that mutation testing (whose
-    environment has no numba) sees these tests call its functions."""
-    import importlib.util
-    from pathlib import Path
-
-    import perclib
-    from perclib import _accel
-
-    if not _accel.AVAILABLE:
-        from perclib import _kernel
-
-        return _kernel
-    path = Path(perclib.__file__).with_name("_kernel.py")
-    spec = importlib.util.spec_from_file_location("perclib._kernel_plain", path)
-    module = importlib.util.module_from_spec(spec)
-    module.__package__ = "perclib"
-    available = _accel.AVAILABLE
-    _accel.AVAILABLE = False  # jit leaves each function as it is
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        _accel.AVAILABLE = available
-    assert not hasattr(module.binary_epochs, "signatures")  # not a numba dispatcher
-    return module

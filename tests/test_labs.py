@@ -1496,3 +1496,24 @@ def test_the_similarity_report_finds_renamed_copies_and_only_them(monkeypatch):
     assert labgrader.reports.similar_pairs(verdicts, {"fit": fit}) == [], "release text counted"
     many = {f"s{i:03d}": {"answers": {"fit": fit if i % 2 else other}} for i in range(300)}
     assert len(labgrader.reports.similar_pairs(many, {})) == 2 * (150 * 149 // 2)
+
+
+def test_the_sandboxes_bytecode_cache_is_this_environments(monkeypatch, tmp_path):
+    """The cache holds compiled files under their sources' paths: filled once for another
+    environment (another venv, another checkout), it would hold nothing this one imports, and
+    every sandbox would compile numpy, scikit-learn and matplotlib again."""
+    monkeypatch.syspath_prepend(str(LABS / "grader"))
+    import labgrader.sandbox
+
+    monkeypatch.delenv("LABS_PYCACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    mine = labgrader.sandbox.bytecode_cache()
+    import numpy
+
+    source = pathlib.Path(numpy.__file__)
+    compiled = (
+        mine / source.parent.relative_to("/") / f"__init__.{sys.implementation.cache_tag}.pyc"
+    )
+    assert compiled.exists(), f"numpy is not compiled in {mine}"
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "another-venv"))
+    assert labgrader.sandbox.bytecode_cache() != mine

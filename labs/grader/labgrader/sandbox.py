@@ -15,6 +15,7 @@ for a lab author's own machine only: then the student's code can read what the g
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pathlib
@@ -81,11 +82,17 @@ WARM_IMPORTS = ("numpy", "perclib", "perclib.datasets", "perclib.theory", "percl
 def bytecode_cache():
     """The folder of compiled bytecode for the sandboxes (``LABS_PYCACHE``, else the user's cache
     folder), filled by the grader's own Python on first use: trusted code, before any submission
-    runs. A sandbox only reads it, so a submission cannot plant code there for the next one."""
+    runs. A sandbox only reads it, so a submission cannot plant code there for the next one.
+
+    The compiled files are stored under the paths of their sources, so each Python environment
+    (``sys.prefix``) and perclib checkout has a folder of its own: a cache filled for another
+    environment would hold nothing this one imports."""
+    where = f"{sys.prefix}\0{_perclib_dir()}".encode()
     folder = pathlib.Path(
         os.environ.get("LABS_PYCACHE")
         or pathlib.Path(os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache"))
-        / "perclib-labs" / f"pycache-{sys.implementation.cache_tag}"
+        / "perclib-labs"
+        / f"pycache-{sys.implementation.cache_tag}-{hashlib.sha256(where).hexdigest()[:12]}"
     )  # fmt: skip
     stamp = folder / "warm.txt"
     if not stamp.exists():
@@ -111,7 +118,6 @@ def sandbox_command(workdir):
         "PYTHONPYCACHEPREFIX": "/opt/pycache",
         "MPLBACKEND": "Agg",
         "MPLCONFIGDIR": "/tmp/matplotlib",
-        "PERCLIB_ACCEL": "0",
         "OMP_NUM_THREADS": "1",
         "OPENBLAS_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
