@@ -50,31 +50,47 @@ def test_08_1_matches_a_real_kernel_perceptron():
     assert np.isclose(model.intercept_, (counts * signs).sum())
 
 
-def test_08_2_needs_the_conclusion_its_reason_and_a_witness():
-    for conclusion in ("no", "No.", "NO", "No, it is not", False):
+def test_08_2_needs_the_conclusion_its_reason_and_the_radius():
+    for conclusion in ("no", "No.", "NO", "No, it is not", False, "false"):
         for key in ("b", "B", "(b)"):
-            for witness in ([0, 0], (0.5, -0.5), np.zeros(3), 0, "0, 0", "(0.2 0.1)", [0.99]):
-                fb = check("08-2", conclusion, because=key, witness=witness)
-                assert fb, (conclusion, key, witness)
+            for radius in (1, 1.0, "1", "1.0", Fraction(1), "r = 1", "r=1", np.float64(1)):
+                fb = check("08-2", conclusion, because=key, radius=radius)
+                assert fb, (conclusion, key, radius)
     pairs = [(c, k) for c in ("yes", "no") for k in "abcd"]
-    assert sum(bool(check("08-2", c, because=k, witness=[0, 0])) for c, k in pairs) == 1
+    assert sum(bool(check("08-2", c, because=k, radius=1)) for c, k in pairs) == 1
     for c, k in pairs:
-        fb = check("08-2", c, because=k, witness=[0, 0])
+        fb = check("08-2", c, because=k, radius=1)
         if not fb:
             assert '"b"' not in fb.message.split("Stuck?")[0] or "because=one of" in fb.message
 
 
-def test_08_2_a_guessed_key_does_not_pass_without_a_true_witness():
-    # the witness is asked for with the same neutral prompt whatever the reason picked
+def test_08_2_a_guessed_key_does_not_pass_without_the_right_radius():
+    # the radius is asked for with the same neutral prompt whatever the reason picked
     prompts = {check("08-2", "no", because=k).message for k in "abcd"}
     assert len(prompts) == 1 and all(check("08-2", "no", because=k).neutral for k in "abcd")
-    for witness in ([1, 0], [2, 3], [1.0], np.ones(2)):  # K(x, x) = x.x - 1 >= 0 there
-        fb = check("08-2", "no", because="b", witness=witness)
-        assert not fb and not fb.neutral, witness
-        assert "‖x‖ < 1" not in fb.message and "x = 0" not in fb.message
-    for bad in ("abc", [[0, 0], [1, 1]], [np.nan]):
-        fb = check("08-2", "no", because="b", witness=bad)
-        assert not fb and "coordinates of one point" in fb.message, bad
+    # the first witness anyone tries, the origin, is not an answer: a radius is asked for
+    for radius in (0, 0.5, 0.99, 1.01, 2, -1, "0", "sqrt 2"):
+        fb = check("08-2", "no", because="b", radius=radius)
+        assert not fb and not fb.neutral, radius
+        assert not re.search(r"‖x‖ < 1(?![\d.])|r = 1(?![\d.])", fb.message), radius
+    fb = check("08-2", "no", because="b", radius=2)  # too large: a point inside is no witness
+    assert "not below 0" in fb.message
+    fb = check("08-2", "no", because="b", radius=0.5)  # too small: not the largest
+    assert "not the largest" in fb.message
+    for bad in ("abc", [0, 0], np.nan):
+        fb = check("08-2", "no", because="b", radius=bad)
+        assert not fb and "one number" in fb.message, bad
+
+
+def test_08_2_the_radius_is_where_k_x_x_changes_sign():
+    # K(x, x) = x.x - 1 < 0 for points just inside the unit sphere, >= 0 on and outside it
+    rng = np.random.default_rng(0)
+    for d in (1, 2, 5):
+        u = rng.normal(size=d)
+        u /= np.linalg.norm(u)
+        for r, negative in ((0.999, True), (1.0, False), (1.001, False)):
+            x = r * u
+            assert (x @ x - 1 < 0) == negative
 
 
 def test_08_2_the_right_reason_does_not_spell_out_the_argument():
@@ -314,6 +330,8 @@ def test_08_3_a_column_of_labels_is_read_like_every_other_array_answer():
 
 def test_08_4_ratio_forms_read_like_numbers_and_other_words_do_not():
     assert not check("08-4", "8,5,1", because="c") and not check("08-4", "times", because="c")
+    for form in ("about 8.5", "8.5-fold", "8.5 fold", "≈ 8.5", "about 17/2"):
+        assert check("08-4", form, because="c"), form
     fb = check("08-4", "16 times", because="c")  # a wrong ratio in the same form: not right
     assert not fb and "8.5" not in fb.message
     fb = check("08-4", "2:17", because="c")  # 1/8.5, written as a ratio: its own hint
@@ -331,6 +349,9 @@ def test_08_5_forms_and_hints():
         "(0.8, -0.4, 0.4)",
         "0.8 -0.4 0.4",
         (Decimal("0.8"), -0.4, "0.4"),
+        "0,8; -0,4; 0,4",
+        "(0,8; −0,4; 0,4)",
+        "0.8; -0.4; 0.4",
     ):
         assert check("08-5", form), form
     for m in EXERCISES["08-5"].mistakes:

@@ -23,23 +23,34 @@ from perclib.exercises import Exercise, ExerciseSet, Feedback, Mistake, has_blan
 _LIBRARIES = ("sklearn", "scipy", "perclib")
 
 
+def _read_number(text):
+    """One number as a student may write it: "about 8.5", "8.5-fold", "8.5 times", "8,5" (a
+    decimal comma), "68:8", "r = 1"; other text is returned stripped, for the mechanism to judge."""
+    text = text.strip()
+    text = re.sub(r"^[a-zA-Z]\s*=\s*", "", text)  # "r = 1", "x = 0"
+    text = re.sub(r"^(about|approximately|roughly|~|≈)\s*", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\s*(-?\s*fold|times|x|×)\s*$", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"^([-+−]?\d+),(\d+)$", r"\1.\2", text)  # a decimal comma
+    return re.sub(r"^(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)$", r"\1/\2", text)  # a:b
+
+
 def _read_tuple(answer):
     """08-1's and 08-5's answer as a tuple when it is written as a string, "3, -2, 1",
-    "(3,-2,1)", "3 -2 1"."""
+    "(3,-2,1)", "3 -2 1", or with semicolons and decimal commas, "0,8; -0,4; 0,4"."""
     if isinstance(answer, str):
-        parts = [p for p in re.split(r"[\s,;()\[\]]+", answer.strip()) if p]
+        text = answer.strip().strip("()[]")
+        if ";" in text:  # semicolons separate, so a comma is a decimal comma
+            parts = [_read_number(p) for p in text.split(";") if p.strip()]
+        else:
+            parts = [p for p in re.split(r"[\s,;()\[\]]+", text) if p]
         if len(parts) > 1:
             return tuple(parts)
     return answer
 
 
 def _read_ratio(answer):
-    """08-4's ratio as a string a student may write: "8.5 times", "8.5x", "8,5", "68:8"."""
-    if not isinstance(answer, str):
-        return answer
-    text = re.sub(r"\s*(times|x|×)\s*$", "", answer.strip(), flags=re.IGNORECASE)
-    text = re.sub(r"^(\d+),(\d+)$", r"\1.\2", text)  # a decimal comma
-    return re.sub(r"^(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)$", r"\1/\2", text)  # a ratio a:b
+    """08-4's ratio as a string a student may write: "8.5 times", "about 8.5", "8,5", "68:8"."""
+    return _read_number(answer) if isinstance(answer, str) else answer
 
 
 def _library(obj):
@@ -81,18 +92,15 @@ def _library_uses(func, seen=None):
     return found
 
 
-def _read_point(point):
-    """08-2's witness as a 1-D array of floats ("0, 0", [0.5], 0, np.zeros(3)), or None."""
-    point = _read_tuple(point)
-    if isinstance(point, str):
-        point = (point,)
+def _read_radius(radius):
+    """08-2's radius as one float ("1", "r = 1", 1.0, Fraction(1)), or None."""
+    if isinstance(radius, str):
+        radius = _read_number(radius)
     try:
-        x = np.atleast_1d(np.asarray(point, dtype=float))
+        r = float(radius)
     except (TypeError, ValueError):
         return None
-    if x.ndim != 1 or x.size == 0 or not np.all(np.isfinite(x)):
-        return None
-    return x
+    return r if np.isfinite(r) else None
 
 
 def _minus_one_kernel(x, z):
@@ -102,52 +110,66 @@ def _minus_one_kernel(x, z):
 
 class _Exercises(ExerciseSet):
     """The set of notebook 08; 08-1 and 08-5 also take their three numbers as one string, 08-2
-    also asks for a witness point it checks, 08-3 refuses a function that reaches scikit-learn,
-    SciPy or perclib, and 08-4 also reads "8.5 times", "8,5" and "68:8"."""
+    also asks for the radius of its witnesses, which it checks, 08-3 refuses a function that
+    reaches scikit-learn, SciPy or perclib, and 08-4 also reads "8.5 times", "8,5" and "68:8"."""
 
-    def check(self, exercise_id, answer, *, because=None, witness=None):
+    def check(self, exercise_id, answer, *, because=None, radius=None):
         if exercise_id in ("08-1", "08-5"):
             answer = _read_tuple(answer)
         if exercise_id == "08-4":
             answer = _read_ratio(answer)
         if exercise_id == "08-2":
-            return self._verdict(exercise_id, self._check_08_2(answer, because, witness))
+            return self._verdict(exercise_id, self._check_08_2(answer, because, radius))
         return super().check(exercise_id, answer, because=because)
 
-    def _check_08_2(self, answer, because, witness):
-        # the three parts are asked for before any is judged (a prompt for the witness must not
-        # tell that the reason is right); then the conclusion and the reason, then the witness:
-        # a point at which the reason can be seen on this K, so guessing the key does not pass
+    def _check_08_2(self, answer, because, radius):
+        # the three parts are asked for before any is judged (a prompt for the radius must not
+        # tell that the reason is right); then the conclusion and the reason, then the radius:
+        # the set of points at which the reason can be seen on this K, so guessing the key (or
+        # trying the origin) does not pass
         if has_blank(answer) or because is None or has_blank(because):
             return self._check("08-2", answer, because)
-        if witness is None or has_blank(witness):
+        if radius is None or has_blank(radius):
             return Feedback(
                 False,
-                "Now give your witness too: witness=[...], the coordinates of a point x at "
-                "which the reason you picked can be seen on this K; then run this cell.",
+                "Now give your radius too: radius=..., the largest r such that every point x "
+                "with ‖x‖ < r is a witness (the reason you picked can be seen there on this K); "
+                "then run this cell.",
                 neutral=True,
             )
         feedback = self._check("08-2", answer, because)
         if not feedback.correct:
             return feedback
-        x = _read_point(witness)
-        if x is None:
+        r = _read_radius(radius)
+        if r is None:
             return Feedback(
-                False,
-                "Not yet: give the witness as the coordinates of one point, a list of numbers "
-                f"such as [1.5, -2]; got {witness!r}.",
+                False, f"Not yet: give the radius as one number, such as 2.5; got {radius!r}."
             )
-        value = _minus_one_kernel(x, x)
-        if value < 0:
+        if np.isclose(r, _WITNESS_RADIUS, rtol=0, atol=1e-9):
             return Feedback(
                 True,
-                f"Right: the answer and its reason are correct, and at your point "
-                f"K(x, x) = {value:.3g}: no feature vector has a negative squared length.",
+                "Right: the answer and its reason are correct, and every x with ‖x‖ < 1 has "
+                "K(x, x) = ‖x‖² − 1 < 0: no feature vector has a negative squared length.",
+            )
+        if r <= 0:
+            return Feedback(
+                False,
+                "Not yet: with r ≤ 0 no point has ‖x‖ < r, so your r describes no witness at "
+                "all. Which points x have K(x, x) < 0? " + _asked_08_2(),
+            )
+        if r > _WITNESS_RADIUS:
+            inside = (r + _WITNESS_RADIUS) / 2  # a point inside the student's r that is no witness
+            value = _minus_one_kernel(np.array([inside]), np.array([inside]))
+            return Feedback(
+                False,
+                f"Not yet: the point x = ({inside:.4g}) has ‖x‖ < {r:g}, but there "
+                f"K(x, x) = x·x − 1 = {value:.4g}, which is not below 0: not every point "
+                "inside your r is a witness. " + _asked_08_2(),
             )
         return Feedback(
             False,
-            f"Not yet: at your point, K(x, x) = x·x − 1 = {value:.3g}, which is not below 0, so "
-            "the reason you picked cannot be seen there. For which points x is it? "
+            f"Not yet: every point with ‖x‖ < {r:g} is a witness, but so are some points a little "
+            "farther out: your r is not the largest. For which ‖x‖ is K(x, x) below 0? "
             + _asked_08_2(),
         )
 
@@ -190,6 +212,9 @@ def _returns_booleans(func):
 
 
 EXERCISES = _Exercises()
+
+
+_WITNESS_RADIUS = 1.0  # K(x, x) = ||x||^2 - 1 < 0 exactly when ||x|| < 1
 
 
 def _asked_08_2():
@@ -259,6 +284,7 @@ EXERCISES.add(
             ),
         ),
         hint='Answer "yes" or "no".',
+        words={"false": "no", "true": "yes"},
         reasons={
             "a": "K(x, z) is negative for some pairs, and a dot product of feature vectors "
             "never is",
@@ -270,19 +296,25 @@ EXERCISES.add(
         reason_hints={
             "a": "The linear kernel x·z is negative for some pairs too, and it is a kernel "
             "(φ(x) = x): a dot product of two different vectors can be negative.",
-            "c": "The linear kernel's Gram matrix on x and −x has the entry x·(−x) = −‖x‖² < 0 "
-            "too, and it is a kernel: what does positive semi-definite ask of a matrix?",
+            "c": "Which entries of a Gram matrix does positive semi-definiteness constrain by "
+            "themselves, and which only together with the others? Try your reason on a kernel "
+            "you know.",
             "d": "(x·z + 1)² has a constant term and is a kernel: its φ has the feature 1.",
         },
         solution="No. If K(x, z) = φ(x)·φ(z) for some feature map φ, then K(x, x) = ‖φ(x)‖² ≥ 0 "
-        "for every x (this is Mercer's condition for the 1 × 1 Gram matrix of one point). Here "
-        "K(0, 0) = 0 − 1 = −1 < 0, so no φ exists (reason b), and x = 0 is a witness (so is "
-        "any point with ‖x‖ < 1: there K(x, x) = ‖x‖² − 1 < 0). (a) is wrong: x·z is negative for "
-        "some pairs and is the linear kernel; only a dot product of a vector with itself must be "
-        "≥ 0. (c) is wrong for the same reason: a positive semi-definite matrix may have negative "
-        "entries off its diagonal (the linear kernel's Gram matrix on x and −x does). (d) is "
-        "wrong: (x·z + 1)² has a constant term and φ(x) = (1, √2x₁, √2x₂, x₁², x₂², √2x₁x₂) "
-        "gives it. (x·z + 1, with a plus, is a kernel: φ(x) = (1, x).)",
+        "for "
+        "every x (this is Mercer's condition for the 1 × 1 Gram matrix of one point). Here K(x,"
+        " x) = ‖x‖² − 1, which is below 0 exactly when ‖x‖ < 1 (K(0, 0) = −1, for one), so no φ"
+        " exists (reason b), and the largest radius is r = 1: every x with ‖x‖ < 1 is a "
+        "witness, and no x with ‖x‖ ≥ 1 is. (a) is wrong: x·z is negative for some pairs and is"
+        " the linear kernel; only a dot product of a vector with itself must be ≥ 0. (c) is "
+        "wrong for the same reason: a positive semi-definite matrix may have negative entries "
+        "off its diagonal (the linear kernel's Gram matrix on x and −x does). Going further: "
+        "the Gram matrix of x·z − 1 on the two points x and −x is [[‖x‖² − 1, −‖x‖² − 1], "
+        "[−‖x‖² − 1, ‖x‖² − 1]], with eigenvalues −2 and 2‖x‖², so it fails Mercer's condition "
+        "at every x ≠ 0 too, not only inside the unit ball. (d) is wrong: (x·z + 1)² has a "
+        "constant term and φ(x) = (1, √2x₁, √2x₂, x₁², x₂², √2x₁x₂) gives it. (x·z + 1, with a "
+        "plus, is a kernel: φ(x) = (1, x).)",
     )
 )
 
