@@ -148,12 +148,16 @@ def activation(w, b, x, x_norm=None):
 def scores(X, w, b, x_norms):
     """All activations X @ w + b at once, with near-ties settled as :func:`activation` does."""
     with np.errstate(over="ignore", invalid="ignore"):
-        a = X @ w + b
+        a = X @ w
+        a += b
     if a.shape[0] == 0:
         return a
     w_norm, d = vector_norm(w), w.shape[0]
     wide = tie_band(w_norm, float(np.max(x_norms)), d)  # every row's band is within this one
-    for i in np.flatnonzero(~(np.abs(a) > wide)).tolist():  # near the widest band, or NaN
+    distance = np.abs(a)
+    if distance.min() > wide:  # no row near the widest band (a NaN fails the test)
+        return a
+    for i in np.flatnonzero(~(distance > wide)).tolist():  # near the widest band, or NaN
         if not abs(a[i]) > tie_band(w_norm, float(x_norms[i]), d):
             j, x = row(X, i)
             a[i] = _seq_dot(w[j], x) + b
@@ -407,10 +411,10 @@ def pocket(X, y, *, rule, loop=train, **options):
     the fewest training mistakes seen after any update (Gallant's ratchet counts less often).
     Returns (w, b, pocket w, pocket b, pocket mistakes, n_iter, n_updates, converged, mistakes
     per epoch)."""
-    x_norms = norms(X)
+    x_norms, positive = norms(X), y > 0
 
-    def training_mistakes(w, b):
-        return int(np.count_nonzero(predict_sign(scores(X, w, b, x_norms)) != y))
+    def training_mistakes(w, b):  # predict_sign(a) != y, without the array of signs
+        return int(np.count_nonzero((scores(X, w, b, x_norms) >= 0) != positive))
 
     w = np.zeros(X.shape[1])
     best = {"w": w.copy(), "b": 0.0, "mistakes": training_mistakes(w, 0.0)}

@@ -98,12 +98,11 @@ def test_the_notebook_quotes_the_stored_time_ratios():
     text = " ".join(markdown.split())
     got = sweep_08.summary(_stored())
     n_runs = len(_stored()["runs"])
-    fit, single = got["fit"], got["fit, single splits"]
+    fit = got["fit"]
     p100, p10k = got["predict 100"], got["predict 10000"]
     quotes = [
         f"{n_runs} runs of the same 20 splits",
         f"fitting took a median {fit[0]:.0f} to {fit[1]:.0f} times `SVC`'s time",
-        f"(single splits: {single[0]:.0f} to {single[1]:.0f} times)",
         f"Predicting 10 000 points took a median {p10k[0]:.1f} to {p10k[1]:.1f} times",
         f"predicting only the 100 test points took a median {p100[0]:.1f} to {p100[1]:.1f} times",
     ]
