@@ -73,8 +73,14 @@ def test_08_2_a_guessed_key_does_not_pass_without_the_right_radius():
         fb = check("08-2", "no", because="b", radius=radius)
         assert not fb and not fb.neutral, radius
         assert not re.search(r"‖x‖ < 1(?![\d.])|r = 1(?![\d.])", fb.message), radius
-    fb = check("08-2", "no", because="b", radius=2)  # too large: a point inside is no witness
-    assert "not below 0" in fb.message
+    for radius in (2, 1.01, 7.5):  # too large: a point inside the student's r is no witness
+        fb = check("08-2", "no", because="b", radius=radius)
+        point = float(re.search(r"x = \(([\d.]+)\)", fb.message).group(1))
+        assert point < radius and point * point - 1 >= 0, (radius, point)  # x.x - 1: no witness
+        assert "not a witness" in fb.message and "compute K(x, x)" in fb.message
+        # the student computes K there: neither K's formula nor its value is given
+        assert "x·x" not in fb.message and "‖x‖²" not in fb.message, fb.message
+        assert f"{point * point - 1:.4g}" not in fb.message, fb.message
     fb = check("08-2", "no", because="b", radius=0.5)  # too small: not the largest
     assert "not the largest" in fb.message
     for bad in ("abc", [0, 0], np.nan):

@@ -103,11 +103,6 @@ def _read_radius(radius):
     return r if np.isfinite(r) else None
 
 
-def _minus_one_kernel(x, z):
-    """08-2's function, K(x, z) = x.z - 1."""
-    return float(x @ z) - 1.0
-
-
 class _Exercises(ExerciseSet):
     """The set of notebook 08; 08-1 and 08-5 also take their three numbers as one string, 08-2
     also asks for the radius of its witnesses, which it checks, 08-3 refuses a function that
@@ -159,12 +154,11 @@ class _Exercises(ExerciseSet):
             )
         if r > _WITNESS_RADIUS:
             inside = (r + _WITNESS_RADIUS) / 2  # a point inside the student's r that is no witness
-            value = _minus_one_kernel(np.array([inside]), np.array([inside]))
+            # the point only, not K's value there nor K's formula: the student computes it
             return Feedback(
                 False,
-                f"Not yet: the point x = ({inside:.4g}) has ‖x‖ < {r:g}, but there "
-                f"K(x, x) = x·x − 1 = {value:.4g}, which is not below 0: not every point "
-                "inside your r is a witness. " + _asked_08_2(),
+                f"Not yet: the point x = ({inside:.4g}) is inside your r (‖x‖ < {r:g}) but is "
+                "not a witness: compute K(x, x) there. " + _asked_08_2(),
             )
         return Feedback(
             False,
