@@ -53,7 +53,8 @@ def test_08_1_matches_a_real_kernel_perceptron():
 def test_08_2_needs_the_conclusion_its_reason_and_the_radius():
     for conclusion in ("no", "No.", "NO", "No, it is not", False, "false"):
         for key in ("b", "B", "(b)"):
-            for radius in (1, 1.0, "1", "1.0", Fraction(1), "r = 1", "r=1", np.float64(1)):
+            forms = (1, 1.0, "1", "1.0", "1/1", "2 / 2", Fraction(1), "r = 1", "r=1")
+            for radius in (*forms, np.float64(1)):
                 fb = check("08-2", conclusion, because=key, radius=radius)
                 assert fb, (conclusion, key, radius)
     pairs = [(c, k) for c in ("yes", "no") for k in "abcd"]
@@ -69,11 +70,17 @@ def test_08_2_a_guessed_key_does_not_pass_without_the_right_radius():
     prompts = {check("08-2", "no", because=k).message for k in "abcd"}
     assert len(prompts) == 1 and all(check("08-2", "no", because=k).neutral for k in "abcd")
     # the first witness anyone tries, the origin, is not an answer: a radius is asked for
-    for radius in (0, 0.5, 0.99, 1.01, 2, -1, "0", "sqrt 2"):
+    # (printed in full: a radius a hair off 1 must not read as 1 in the message)
+    for radius in (0, 0.5, 0.99, 0.9999999, 1.0000001, 1.01, 2, -1, "0", "sqrt 2"):
         fb = check("08-2", "no", because="b", radius=radius)
         assert not fb and not fb.neutral, radius
         assert not re.search(r"‖x‖ < 1(?![\d.])|r = 1(?![\d.])", fb.message), radius
-    for radius in (2, 1.01, 7.5):  # too large: a point inside the student's r is no witness
+    for radius in (
+        2,
+        1.01,
+        1.0000001,
+        7.5,
+    ):  # too large: a point inside the student's r is no witness
         fb = check("08-2", "no", because="b", radius=radius)
         point = float(re.search(r"x = \(([\d.]+)\)", fb.message).group(1))
         assert point < radius and point * point - 1 >= 0, (radius, point)  # x.x - 1: no witness

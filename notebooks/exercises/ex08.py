@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import types
+from fractions import Fraction
 
 import numpy as np
 
@@ -93,9 +94,13 @@ def _library_uses(func, seen=None):
 
 
 def _read_radius(radius):
-    """08-2's radius as one float ("1", "r = 1", 1.0, Fraction(1)), or None."""
+    """08-2's radius as one float ("1", "r = 1", "1/1", 1.0, Fraction(1)), or None."""
     if isinstance(radius, str):
         radius = _read_number(radius)
+        try:
+            radius = Fraction(radius.replace(" ", ""))  # "1/1", "2 / 2"
+        except (ValueError, ZeroDivisionError):
+            pass
     try:
         r = float(radius)
     except (TypeError, ValueError):
@@ -157,12 +162,12 @@ class _Exercises(ExerciseSet):
             # the point only, not K's value there nor K's formula: the student computes it
             return Feedback(
                 False,
-                f"Not yet: the point x = ({inside:.4g}) is inside your r (‖x‖ < {r:g}) but is "
+                f"Not yet: the point x = ({inside!r}) is inside your r (‖x‖ < {r!r}) but is "
                 "not a witness: compute K(x, x) there. " + _asked_08_2(),
             )
         return Feedback(
             False,
-            f"Not yet: every point with ‖x‖ < {r:g} is a witness, but so are some points a little "
+            f"Not yet: every point with ‖x‖ < {r!r} is a witness, but so are some points a little "
             "farther out: your r is not the largest. For which ‖x‖ is K(x, x) below 0? "
             + _asked_08_2(),
         )
