@@ -1507,6 +1507,7 @@ def test_the_sandboxes_bytecode_cache_is_this_environments(monkeypatch, tmp_path
 
     monkeypatch.delenv("LABS_PYCACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(labgrader.sandbox, "WARM_IMPORTS", ("numpy",))  # enough to look for
     mine = labgrader.sandbox.bytecode_cache()
     import numpy
 
