@@ -39,9 +39,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceW
 
 # scikit-learn's own Perceptron fails none of these checks either (it fails only the two
 # sample_weight checks, which need fit(sample_weight=...), a parameter perclib's models do not
-# have, so those checks are not run for them). No check is expected to fail. They run untraced
-# (conftest.py): every line of perclib that they run, a traced test runs too, and scikit-learn's
-# checks took 1-1.5 CPU-s longer under coverage's tracer.
+# have, so those checks are not run for them). No check is expected to fail. KernelPerceptron
+# is checked in each of its prediction modes (last iterate, vote, average) and with a named
+# kernel other than the default.
 @parametrize_with_checks(
     [M() for M in ALL]
     + [
