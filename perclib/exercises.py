@@ -25,6 +25,7 @@ import html
 import inspect
 import numbers
 import re
+import types
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -514,6 +515,8 @@ class Exercise:
     reason_hints : key -> a hint on what is wrong with that option's reasoning (optional).
     returns : for "implement" returning a tuple, the names of its parts (``("w", "b")``), for the
         feedback; default "part 1", "part 2", ...
+    own_code : for "implement" that asks for the loop itself, an :class:`OwnCode`: the packages a
+        function must not reach, and what to do instead.
     """
 
     id: str
@@ -532,6 +535,7 @@ class Exercise:
     reason: str | None = None
     reason_hints: dict = field(default_factory=dict)
     returns: tuple = ()
+    own_code: OwnCode | None = None
 
 
 _KINDS = ("quick", "predict", "implement", "explain", "choice")
@@ -573,27 +577,30 @@ _NUMBER_WORDS = dict(
 )
 
 
-def _words(text):
+def read_words(text):
     """A word answer normalised: lower case, punctuation and repeated spaces dropped.
 
-    >>> _words("  No, it is NOT! "), _words("margin-rule")
+    >>> read_words("  No, it is NOT! "), read_words("margin-rule")
     ('no it is not', 'margin rule')
     """
     return " ".join(re.sub(r"[^\w]+", " ", text.lower()).split())
 
 
-def _number(value):
+def read_number(value):
     """One finite float from a number in any valid form (str, int, float, Fraction, Decimal,
-    numpy scalar), or None.
+    numpy scalar, or one of these alone in a list, tuple or array), or None.
 
-    >>> [_number(v) for v in (" -1 ", "+1", "1/2", "0.5", True, "nan", "Two", "lots")]
-    [-1.0, 1.0, 0.5, 0.5, None, None, 2.0, None]
+    >>> [read_number(v) for v in (" -1 ", "+1", "1/2", "0.5", True, "nan", "Two", "lots", ["7"])]
+    [-1.0, 1.0, 0.5, 0.5, None, None, 2.0, None, 7.0]
     """
+    if isinstance(value, (list, tuple, np.ndarray)):
+        got = read_numbers(value)
+        return None if got is None or got.size != 1 else float(got.ravel()[0])
     if isinstance(value, (bool, np.bool_)):
         return None
     if isinstance(value, str):
         text = value.strip().replace("−", "-").replace(" ", "")
-        text = str(_NUMBER_WORDS.get(_words(value), text))
+        text = str(_NUMBER_WORDS.get(read_words(value), text))
         try:
             value = Fraction(text)
         except (ValueError, ZeroDivisionError):
@@ -606,11 +613,11 @@ def _number(value):
     return value if np.isfinite(value) else None
 
 
-def _numbers(value):
+def read_numbers(value):
     """A float array from numbers in any valid form, nested in lists, tuples or arrays, or None;
     a string of comma-separated numbers is a list of them.
 
-    >>> _numbers("(4, -4)").tolist(), _numbers("5, 7").tolist(), _numbers("1,2,x")
+    >>> read_numbers("(4, -4)").tolist(), read_numbers("5, 7").tolist(), read_numbers("1,2,x")
     ([4.0, -4.0], [5.0, 7.0], None)
     """
     if isinstance(value, str) and "," in value:
@@ -621,22 +628,48 @@ def _numbers(value):
             return arr if np.all(np.isfinite(arr)) else None
         value = value.tolist()
     if isinstance(value, (list, tuple)):
-        parts = [_numbers(v) for v in value]
+        parts = [read_numbers(v) for v in value]
         if any(p is None for p in parts):
             return None
         try:
             return np.array(parts, dtype=np.float64)
         except ValueError:  # ragged
             return None
-    number = _number(value)
+    number = read_number(value)
     return None if number is None else np.array(number)
+
+
+def read_parts(answer, count, *, spaces=False):
+    """A string of ``count`` parts as the tuple of their texts, else ``answer`` unchanged. Parts
+    are separated by semicolons (a comma between digits is then a decimal comma), else by commas,
+    else (with ``spaces=True``) by spaces; brackets around the whole or a part are dropped.
+
+    >>> read_parts("(no, 1/2)", 2), read_parts("0,8; -0,4; 0,4", 3), read_parts("3 -2", 2)
+    (('no', '1/2'), ('0.8', '-0.4', '0.4'), '3 -2')
+    """
+    if not isinstance(answer, str):
+        return answer
+
+    def parts(split):
+        return tuple(p for p in (p.strip().strip("()[]").strip() for p in split) if p)
+
+    candidates = [parts(answer.split(","))]
+    if ";" in answer:
+        semicolons = tuple(
+            re.sub(r"^([-+−]?\d+),(\d+)$", r"\1.\2", p) for p in parts(answer.split(";"))
+        )
+        if not any("," in p for p in semicolons):  # every comma a decimal comma
+            candidates.insert(0, semicolons)
+    if spaces:
+        candidates.append(parts(re.split(r"[\s,;()\[\]]+", answer)))
+    return next((c for c in candidates if len(c) == count), answer)
 
 
 def _parts(expected):
     """Whether expected is a tuple of parts of different kinds (a word and a number, ...)."""
     if not isinstance(expected, (tuple, list)):
         return False
-    return any(isinstance(e, str) for e in expected) or _numbers(expected) is None
+    return any(isinstance(e, str) for e in expected) or read_numbers(expected) is None
 
 
 def _read(answer, expected, words=None):
@@ -647,26 +680,26 @@ def _read(answer, expected, words=None):
     a single number may come as a one-element list; vectors as lists, tuples or arrays.
     """
     if isinstance(answer, str) and words:
-        synonyms = {_words(k): v for k, v in words.items()}
-        if _words(answer) in synonyms:
-            answer = synonyms[_words(answer)]
+        synonyms = {read_words(k): v for k, v in words.items()}
+        if read_words(answer) in synonyms:
+            answer = synonyms[read_words(answer)]
     if isinstance(expected, str):
-        want = _words(expected)
+        want = read_words(expected)
         if want in _YES_NO:
             if isinstance(answer, (bool, np.bool_)):
                 return "yes" if answer else "no"
             if isinstance(answer, str):
-                first = _words(answer).split()[:1]
+                first = read_words(answer).split()[:1]
                 return first[0] if first and first[0] in _YES_NO else _UNREAD
             return _UNREAD
-        return _words(answer) if isinstance(answer, str) and _words(answer) else _UNREAD
+        return read_words(answer) if isinstance(answer, str) and read_words(answer) else _UNREAD
     if _parts(expected):
         if not isinstance(answer, (tuple, list, np.ndarray)) or len(answer) != len(expected):
             return _UNREAD
         got = [_read(a, e, words) for a, e in zip(answer, expected)]
         return _UNREAD if any(g is _UNREAD for g in got) else got
-    want = _numbers(expected)
-    got = _numbers(answer)
+    want = read_numbers(expected)
+    got = read_numbers(answer)
     if want is None or got is None:
         return _UNREAD
     if want.ndim == 0:
@@ -680,10 +713,10 @@ def _read(answer, expected, words=None):
 
 def _close(got, expected, tol):
     if isinstance(expected, str):
-        return got == _words(expected)
+        return got == read_words(expected)
     if _parts(expected):
         return all(_close(g, e, tol) for g, e in zip(got, expected))
-    return bool(np.all(np.abs(got - _numbers(expected)) <= tol))
+    return bool(np.all(np.abs(got - read_numbers(expected)) <= tol))
 
 
 def _same(answer, expected, tol, words=None):
@@ -700,10 +733,10 @@ def _same(answer, expected, tol, words=None):
 def _form(expected):
     """What an answer of this form is, for a hint about the form: "a number", "3 numbers", ..."""
     if isinstance(expected, str):
-        return '"yes" or "no"' if _words(expected) in _YES_NO else "a word"
+        return '"yes" or "no"' if read_words(expected) in _YES_NO else "a word"
     if _parts(expected):
         return f"{len(expected)} parts: " + ", ".join(_form(e) for e in expected)
-    shape = _numbers(expected).shape
+    shape = read_numbers(expected).shape
     if shape == ():
         return "a number"
     if len(shape) == 1:
@@ -721,7 +754,7 @@ def _shaped(value):
     if isinstance(value, (np.ndarray, list, tuple)):
         inner = ", ".join(_shaped(v) for v in value)
         return f"({inner})" if isinstance(value, tuple) else f"[{inner}]"
-    number = _number(value)
+    number = read_number(value)
     return _num(number) if number is not None else repr(value)
 
 
@@ -755,9 +788,9 @@ def _result_parts(result, ref):
 def _flat(result):
     """A function's result as one float vector (tuples such as (w, b) are concatenated), or None."""
     if isinstance(result, (tuple, list)):
-        parts = [_numbers(r) for r in result]
+        parts = [read_numbers(r) for r in result]
         return None if any(p is None for p in parts) else np.concatenate([p.ravel() for p in parts])
-    got = _numbers(result)
+    got = read_numbers(result)
     return None if got is None else got.ravel()
 
 
@@ -778,10 +811,10 @@ def _difference(got, ref, names, tol):
     """What differs between a result and the reference, without the reference's values:
     "your w has shape (3,), expected 2 entries", "your b is off; your w matches"."""
     if not isinstance(ref, tuple):
-        g = _numbers(got)
+        g = read_numbers(got)
         if g is None:
             return f"your result is not numbers (got {type(got).__name__})"
-        want = _numbers(ref)
+        want = read_numbers(ref)
         if g.size != want.size:
             return f"your result has shape {g.shape}, expected {_entries(want.shape)}"
         return "your result is off"
@@ -793,7 +826,7 @@ def _difference(got, ref, names, tol):
         return f"your function returns {count} value(s); expected {len(ref)}, {together}"
     off, fine = [], []
     for name, g, r in zip(names, parts, ref):
-        gv, rv = _numbers(g), _numbers(r)
+        gv, rv = read_numbers(g), read_numbers(r)
         if gv is None:
             return f"your {name} is not numbers (got {type(g).__name__})"
         if gv.size != rv.size:
@@ -803,6 +836,73 @@ def _difference(got, ref, names, tol):
     if fine:
         text += f"; your {' and '.join(fine)} {'matches' if len(fine) == 1 else 'match'}"
     return text
+
+
+# -- implement exercises that ask for the loop itself, not a library's ---------------------------
+
+
+def _package(obj):
+    """The top-level package of a module, or of the module where ``obj`` was defined."""
+    name = obj.__name__ if isinstance(obj, types.ModuleType) else getattr(obj, "__module__", None)
+    return name.split(".")[0] if isinstance(name, str) else None
+
+
+def library_uses(func, packages):
+    """The names through which ``func`` reaches ``packages`` (top-level names, "sklearn"): an
+    import in its body, a global or closure variable bound to one of their modules or to anything
+    defined there; functions defined in ``func`` or reached through a variable are searched too.
+
+    >>> from sklearn.linear_model import Perceptron
+    >>> def fit_sklearn(X, y):
+    ...     return Perceptron().fit(X, y)
+    >>> def fit(X, y):  # a helper that wraps the library's perceptron
+    ...     return fit_sklearn(X, y)
+    >>> library_uses(fit, ["sklearn"]), library_uses(lambda X: X.sum(), ["sklearn"])
+    ({'Perceptron'}, set())
+    """
+    found, seen = set(), set()
+
+    def search(f):
+        code = getattr(f, "__code__", None)
+        if code is None or code in seen:
+            return
+        seen.add(code)
+        cells = dict(zip(code.co_freevars, getattr(f, "__closure__", None) or ()))
+        codes = [code]
+        while codes:
+            c = codes.pop()
+            codes.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+            for name in c.co_names + c.co_freevars:
+                if name.split(".")[0] in packages:  # an import in the body names its module
+                    found.add(name)
+                try:
+                    obj = cells[name].cell_contents if name in cells else f.__globals__[name]
+                except (KeyError, ValueError):  # not a global, or an empty cell
+                    continue
+                if _package(obj) in packages:
+                    found.add(name)
+                elif isinstance(obj, types.FunctionType):
+                    search(obj)
+
+    search(func)
+    return found
+
+
+@dataclass
+class OwnCode:
+    """For an implement exercise that asks for the loop itself: a function that reaches one of
+    ``packages`` (:func:`library_uses`) is refused with ``advice``, what to do instead (an
+    anticipated mistake never is).
+
+    >>> exercises = ExerciseSet()
+    >>> _ = exercises.add(Exercise("00-2", "implement", "your total", lambda rng: [((3,), 6)],
+    ...     solution=".", own_code=OwnCode(["numpy"], "Add them in a loop.")))
+    >>> exercises.check_function("00-2", lambda n: np.arange(n + 1).sum())
+    Not yet: your function reaches a library through np. Add them in a loop.
+    """
+
+    packages: tuple
+    advice: str
 
 
 class Solution:
@@ -823,9 +923,9 @@ class Solution:
 
 def _reason_key(because, reasons):
     """The key of the option a student picked ("b", "(B)", "b)" or the option's text), or None."""
-    picked = _words(because) if isinstance(because, str) else ""
+    picked = read_words(because) if isinstance(because, str) else ""
     for key, text in reasons.items():
-        if picked in (_words(key), _words(text)):
+        if picked in (read_words(key), read_words(text)):
             return key
     return None
 
@@ -836,6 +936,11 @@ class ExerciseSet:
     A notebook's exercises module builds one, adds its exercises, and hands the notebook its
     methods: :meth:`check`, :meth:`check_function`, :meth:`show_solution`, and for a cell after an
     exercise that shows its answer, :meth:`answered` and :meth:`reveal`.
+
+    An answer of parts may come as one string (:func:`read_parts`), with the exercise's synonyms
+    in its parts. With ``count_reasons=True`` an explain exercise's reason is judged only once its
+    answer is right, and every wrong reason gets one message with the count of those tried so far
+    (as "Right" does): trying the keys one by one shows, and no message tells the options apart.
 
     Examples
     --------
@@ -851,11 +956,16 @@ class ExerciseSet:
     >>> exercises.show_solution("00-1")
     Solution 00-1:
     2 + 2 = 4.
+    >>> _ = exercises.add(Exercise("00-2", "quick", "the pair", ("no", 0.5), solution="."))
+    >>> exercises.check("00-2", "No, 1/2")
+    Right: the pair is correct.
     """
 
-    def __init__(self):
+    def __init__(self, *, count_reasons=False):
+        self.count_reasons = count_reasons
         self._exercises = {}
         self._done = set()  # ids answered right or whose solution was shown
+        self._reasons_tried = {}  # id -> the wrong reasons picked with a right answer
 
     def add(self, exercise):
         """Add an exercise (ids are unique); returns it."""
@@ -876,6 +986,8 @@ class ExerciseSet:
             )
         if set(ex.reason_hints) - set(ex.reasons):
             raise ValueError(f"Exercise {ex.id!r}: reason_hints has keys that reasons has not.")
+        if ex.own_code is not None and ex.kind != "implement":
+            raise ValueError(f"Exercise {ex.id!r}: own_code is for implement exercises only.")
         self._exercises[ex.id] = ex
         return ex
 
@@ -914,7 +1026,29 @@ class ExerciseSet:
         -------
         Feedback
         """
+        ex = self[exercise_id]
+        picked = _reason_key(because, ex.reasons) if isinstance(because, str) else None
+        if self.count_reasons and ex.kind == "explain" and picked and not has_blank(answer):
+            return self._verdict(exercise_id, self._check_reason(ex, answer, picked))
         return self._verdict(exercise_id, self._check(exercise_id, answer, because))
+
+    def _check_reason(self, ex, answer, picked):
+        """The answer judged as if the reason were right; once it is, the reason alone."""
+        verdict = self._check(ex.id, answer, ex.reason)
+        if not verdict.correct:
+            return verdict
+        tried = self._reasons_tried.setdefault(ex.id, set())
+        if picked != ex.reason:
+            tried.add(picked)
+            return Feedback(
+                False,
+                f"Not yet: your answer is right, but reason {picked!r} does not justify it. "
+                f"Reasons tried so far: {len(tried)} of {len(ex.reasons) - 1} wrong ones. Test "
+                "each option on this exercise's own numbers before you pick again. "
+                + _asked(ex.id),
+            )
+        after = f" after {len(tried)} wrong reason(s)" if tried else " at the first try"
+        return Feedback(True, f"Right: {ex.what} and the reason are correct (reason found{after}).")
 
     def _check(self, exercise_id, answer, because):
         ex = self[exercise_id]
@@ -922,6 +1056,14 @@ class ExerciseSet:
             raise ValueError(
                 f"Exercise {exercise_id!r} asks for a function: use "
                 f"check_function({exercise_id!r}, your_function)."
+            )
+        expected = _value(ex.expected) if ex.judge is None else None
+        if isinstance(expected, (tuple, list)):  # the parts may come as one string: "no, 1/2"
+            answer = read_parts(answer, len(expected))
+        if isinstance(answer, (tuple, list)) and ex.words and ex.judge is None:
+            synonyms = {read_words(k): v for k, v in ex.words.items()}  # in a part: "2yx" for 2
+            answer = type(answer)(
+                synonyms.get(read_words(a), a) if isinstance(a, str) else a for a in answer
             )
         if _blank(answer) or (ex.judge is None and has_blank(answer)):
             return blank_feedback(ex.what)
@@ -941,7 +1083,6 @@ class ExerciseSet:
                 return Feedback(False, f"Not yet: {problem} {_asked(exercise_id)}")
             conclusion = None
         else:
-            expected = _value(ex.expected)
             conclusion = _read(answer, expected, ex.words)
         picked = None
         if ex.reasons:
@@ -992,6 +1133,9 @@ class ExerciseSet:
                 False,
                 f"Not yet: pass your function itself (its name, without brackets); got {func!r}.",
             )
+        refusal = self._refusal(ex, func)
+        if refusal is not None:
+            return refusal
         cases = ex.expected(np.random.default_rng(ex.seed))[: ex.trials]
         failing = []
         for args, ref in cases:
@@ -1041,6 +1185,19 @@ class ExerciseSet:
             f"Not yet: wrong on {len(failing)} of {len(cases)} random cases; the first is the "
             f"inputs {_describe(args, func)}: {_difference(got, ref, ex.returns, ex.tol)}. "
             f"{hint} {_asked(exercise_id)}",
+        )
+
+    def _refusal(self, ex, func):
+        """A verdict on ``func`` before its cases run, or None: a function that reaches a library
+        where the exercise asks for the loop itself is refused (an anticipated mistake never is)."""
+        own = ex.own_code
+        if own is None or any(func is m.value for m in ex.mistakes):
+            return None
+        uses = ", ".join(sorted(library_uses(func, own.packages)))
+        if not uses:
+            return None
+        return Feedback(
+            False, f"Not yet: your function reaches a library through {uses}. {own.advice}"
         )
 
     def show_solution(self, exercise_id):

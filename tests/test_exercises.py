@@ -619,3 +619,188 @@ def test_check_epoch_never_accepts_nan_or_inf(bad):
     ):
         fb = check_epoch([row])
         assert not fb and fb.step == 1 and not fb.neutral
+
+
+# -- refusing a function that reaches a library: one test per way of reaching it -----------------
+
+import sklearn.linear_model as sk_linear  # noqa: E402
+from sklearn.linear_model import Perceptron as SkPerceptron  # noqa: E402
+
+LIBRARIES = ("sklearn", "perclib")
+_MODEL = SkPerceptron()
+
+
+def _own(X, y):
+    return np.sign(X @ np.ones(X.shape[1]) + y.sum())
+
+
+def _via_global_module(X, y):
+    return sk_linear.Perceptron().fit(X, y)
+
+
+def _via_global_class(X, y):
+    return SkPerceptron().fit(X, y)
+
+
+def _via_global_object(X, y):
+    return _MODEL.fit(X, y)
+
+
+def _via_import_in_body(X, y):
+    import sklearn.linear_model
+
+    return sklearn.linear_model.Perceptron().fit(X, y)
+
+
+def _via_from_import_in_body(X, y):
+    from perclib import Perceptron as P
+
+    return P().fit(X, y)
+
+
+def _via_helper(X, y):
+    return _via_global_class(X, y)
+
+
+def _via_helper_of_a_helper(X, y):
+    return _via_helper(X, y)
+
+
+def _via_inner_function(X, y):
+    def fit(X):
+        return SkPerceptron().fit(X, y)
+
+    return fit(X)
+
+
+def _closure_over(value):
+    def wrapper(X, y):
+        return value(X, y)
+
+    return wrapper
+
+
+def _recursive(X, y, depth=0):
+    return _recursive(X, y, depth + 1) if depth < 1 else _own(X, y)
+
+
+@pytest.mark.parametrize(
+    "func, names",
+    [
+        (_via_global_module, {"sk_linear"}),
+        (_via_global_class, {"SkPerceptron"}),
+        (_via_global_object, {"_MODEL"}),
+        (_via_import_in_body, {"sklearn.linear_model"}),
+        (_via_from_import_in_body, {"perclib", "Perceptron"}),
+        (_via_helper, {"SkPerceptron"}),
+        (_via_helper_of_a_helper, {"SkPerceptron"}),
+        (_via_inner_function, {"SkPerceptron"}),
+        (lambda X, y: SkPerceptron().fit(X, y), {"SkPerceptron"}),
+        (_closure_over(SkPerceptron), {"value"}),  # a closure variable bound to a library's class
+        (_closure_over(_via_global_object), {"_MODEL"}),  # a closure over a helper that wraps
+        (_closure_over(_own), set()),
+        (_own, set()),
+        (_recursive, set()),  # a function that calls itself is searched once
+    ],
+)
+def test_library_uses_finds_each_way_of_reaching_a_library(func, names):
+    found = E.library_uses(func, LIBRARIES)
+    assert names <= found if names else found == set()  # an attribute named like a global counts
+    assert E.library_uses(func, ("scipy",)) == set()
+
+
+def test_library_uses_names_only_the_packages_asked_for():
+    assert E.library_uses(_via_global_class, ("scipy",)) == set()
+    assert E.library_uses(_own, ("numpy",)) == {"np"}
+    assert E.library_uses(np.sum, LIBRARIES) == set()  # no Python code to read
+
+
+def test_own_code_refuses_a_wrapper_but_not_an_own_loop_nor_an_anticipated_mistake():
+    def total(X):
+        out = 0.0
+        for row in X:
+            for v in row:
+                out += v
+        return out
+
+    def wrapped_total(X):  # an anticipated mistake that calls a library is judged, not refused
+        return float(SkPerceptron().fit(X, [1, -1, 1]).coef_.sum() * 0 + X.sum())
+
+    exercises = _one(
+        E.Exercise(
+            "zz-own", "implement", "your total",
+            lambda rng: [((X,), X.sum()) for X in rng.normal(size=(4, 3, 2))],
+            solution="", mistakes=(E.Mistake(wrapped_total, "An anticipated slip."),),
+            own_code=E.OwnCode(LIBRARIES, "Add the entries in your own loop."),
+        )
+    )  # fmt: skip
+    assert exercises.check_function("zz-own", total)
+    fb = exercises.check_function("zz-own", lambda X: _via_global_object(X, None) and X.sum())
+    assert not fb and fb.message == (
+        "Not yet: your function reaches a library through _MODEL. Add the entries in your own loop."
+    )
+    assert exercises.check_function("zz-own", wrapped_total)
+    with pytest.raises(ValueError, match="own_code is for implement"):
+        exercises.add(E.Exercise("zz-q", "quick", "k", 1, solution="", own_code=E.OwnCode((), "?")))
+
+
+# -- the answer readers every exercise set shares -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, count, parts",
+    [
+        ("no, 1/2", 2, ("no", "1/2")),
+        ("(no, -0.5)", 2, ("no", "-0.5")),
+        ("[3,-2,1]", 3, ("3", "-2", "1")),
+        ("3 -2 1", 3, "3 -2 1"),  # spaces only with spaces=True
+        ("(3, -2), 1", 3, ("3", "-2", "1")),
+        ("0,8; -0,4; 0,4", 3, ("0.8", "-0.4", "0.4")),  # semicolons: decimal commas
+        ("(0,8; −0,4; 0,4)", 3, ("0.8", "−0.4", "0.4")),
+        ("2 eta y x, 12", 2, ("2 eta y x", "12")),  # commas before spaces
+        ("no; it is not, -0.5", 2, ("no; it is not", "-0.5")),  # a comma that is not decimal
+        ("3, -2", 3, "3, -2"),  # too few parts: unchanged, for the form hint
+        ("3", 1, ("3",)),
+    ],
+)
+def test_read_parts(text, count, parts):
+    assert E.read_parts(text, count) == parts
+
+
+def test_read_parts_by_spaces_only_when_asked():
+    assert E.read_parts("3 -2 1", 3, spaces=True) == ("3", "-2", "1")
+    assert E.read_parts("[3 -2] 1", 3, spaces=True) == ("3", "-2", "1")
+    assert E.read_parts("2 eta y x, 12", 2, spaces=True) == ("2 eta y x", "12")
+
+
+def test_read_number_takes_a_number_alone_in_a_list_and_refuses_several():
+    assert E.read_number(["7"]) == E.read_number(np.array([[7]])) == E.read_number((7.0,)) == 7.0
+    for bad in ([1, 2], [], [[1], [2, 3]], [True], ["x"]):
+        assert E.read_number(bad) is None, bad
+
+
+def test_parts_as_one_string_with_synonyms_in_any_set():
+    exercises = _one(
+        E.Exercise("zz-p", "quick", "the pair", (2, 0.5), solution="", words={"2yx": 2},
+                   mistakes=(E.Mistake((2, -0.5), "Check the sign."),))
+    )  # fmt: skip
+    for answer in ("2, 1/2", "2yx, 0.5", "(2; 0,5)", ("2yx", "1/2")):
+        assert exercises.check("zz-p", answer), answer
+    assert "Check the sign." in exercises.check("zz-p", "2yx; -0,5").message
+    assert "give 2 numbers" in exercises.check("zz-p", "2, 1, 0").message
+    assert "give 2 numbers" in exercises.check("zz-p", "2 0.5").message
+
+
+def test_count_reasons_judges_the_answer_first_then_counts_the_wrong_reasons(toy):
+    counted = E.ExerciseSet(count_reasons=True)
+    counted.add(toy["zz-why"])
+    assert "Look at the corner" in counted.check("zz-why", "no", because="b").message
+    first = counted.check("zz-why", "yes", because="b")
+    second = counted.check("zz-why", "yes", because="c")
+    assert not first and not second and "1 of 2 wrong ones" in first.message
+    assert "2 of 2 wrong ones" in second.message
+    assert first.message.replace("'b'", "'c'").replace("1 of", "2 of") == second.message
+    assert "XOR" not in first.message  # no option's own hint tells one option from another
+    right = counted.check("zz-why", "yes", because="a")
+    assert right and "after 2 wrong reason(s)" in right.message and counted.answered("zz-why")
+    assert "XOR" in toy.check("zz-why", "yes", because="b").message  # the default set's hint

@@ -734,3 +734,17 @@ def test_07_values_solution_and_hints():
         if len(set(y.tolist())) == K:  # perclib learns the classes it sees
             run = MulticlassPerceptron(max_iter=epochs, average=True).fit(X, y)
             assert np.allclose(run.coef_, W) and np.allclose(run.intercept_, b)
+
+
+def test_exercise_modules_share_only_perclib_exercises_public_names():
+    import ast
+
+    for path in sorted((ROOT / "notebooks" / "exercises").glob("ex*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                assert node.level == 0 and not node.module.startswith("exercises"), path.name
+                if node.module == "perclib.exercises":
+                    private = [a.name for a in node.names if a.name.startswith("_")]
+                    assert not private, (path.name, private)
+            elif isinstance(node, ast.Import):
+                assert not any(a.name.startswith("exercises") for a in node.names), path.name

@@ -15,7 +15,15 @@ import numpy as np
 
 from perclib._format import num as _num
 from perclib.datasets import worked_example
-from perclib.exercises import Exercise, ExerciseSet, Feedback, Mistake, _number, _numbers, _words
+from perclib.exercises import (
+    Exercise,
+    ExerciseSet,
+    Feedback,
+    Mistake,
+    read_number,
+    read_numbers,
+    read_words,
+)
 
 EXERCISES = ExerciseSet()
 
@@ -42,14 +50,13 @@ def _salary(answer):
         text = answer.strip().lower().replace("$", "").replace(" ", "")
         thousands = text.endswith("k")
         text = text.removesuffix("k").replace(",", "")
-        value = _number(text)
+        value = read_number(text)
         if value is None:
             return None
         return value if thousands or abs(value) < 1000 else value / 1000
-    got = _numbers(answer)
-    if got is None or got.size != 1:
+    value = read_number(answer)
+    if value is None:
         return None
-    value = float(got.ravel()[0])
     return value if abs(value) < 1000 else value / 1000
 
 
@@ -207,7 +214,7 @@ def _equations(answer):
             answer = ast.literal_eval(answer.strip().replace("−", "-"))
         except (ValueError, SyntaxError, MemoryError, RecursionError):
             answer = answer.replace("(", "").replace(")", "")  # "-3, -4, 5, 0.15, 0.2, -0.25"
-    got = _numbers(answer)
+    got = read_numbers(answer)
     if got is None or got.size != 6:
         return None
     return got.reshape(2, 3)
@@ -362,9 +369,9 @@ def _says_none(said):
 def _judge_two_of_three(answer):
     form = 'give "none" if you think no plane exists, or four numbers (w1, w2, w3, b).'
     if isinstance(answer, str):
-        said = _words(answer)
+        said = read_words(answer)
         return None if _says_none(said) else form
-    got = _numbers(answer)
+    got = read_numbers(answer)
     if got is None or got.size != 4:
         return form
     w, b = got.ravel()[:3], got.ravel()[3]

@@ -16,11 +16,10 @@ from perclib.exercises import (
     ExerciseSet,
     Feedback,
     Mistake,
-    _blank,
-    _numbers,
-    _words,
     blank_feedback,
     has_blank,
+    read_numbers,
+    read_words,
 )
 
 EXERCISES = ExerciseSet()
@@ -96,7 +95,7 @@ def _rule(word):
     """A rule named in any wording: "The margin rule.", "only the margin rule", "margin-rule"."""
     if not isinstance(word, str):
         return None
-    said = " ".join(t for t in _words(word).split() if t not in _FILLER)
+    said = " ".join(t for t in read_words(word).split() if t not in _FILLER)
     return _RULES.get(said, _RULES.get(said.replace(" only", "")))
 
 
@@ -362,7 +361,7 @@ EXERCISES.add(
 def _every_b(answer):
     """02-4 answered with every whole b that works ([5, 6, 7]): as (smallest, largest), or None
     when the list is not a run of consecutive whole numbers."""
-    got = _numbers(answer)
+    got = read_numbers(answer)
     if got is None or got.ndim != 1 or got.size < 3:
         return answer
     run = np.sort(got)
@@ -378,7 +377,7 @@ def check(exercise_id, answer, *, because=None):
     what each rule does, so seen beside a wrong conclusion they would give the right one away.
     """
     ex = EXERCISES[exercise_id]
-    if exercise_id == "02-4" and not _blank(answer):
+    if exercise_id == "02-4" and not has_blank(answer):
         answer = _every_b(answer)
         if answer is None:
             return Feedback(
@@ -386,7 +385,7 @@ def check(exercise_id, answer, *, because=None):
                 "Not yet: give the smallest and the largest b as a pair, or list every whole b "
                 "that works, with none missing between them.",
             )
-    if ex.reasons and ex.judge is not None and (because is None or _blank(because)):
+    if ex.reasons and ex.judge is not None and has_blank(because):
         if has_blank(answer):
             return blank_feedback(ex.what)
         if ex.judge(answer) is not None:  # judged as with any reason: the pair's hint

@@ -19,14 +19,13 @@ from perclib.exercises import (
     Exercise,
     ExerciseSet,
     Mistake,
-    _blank,
     blank_feedback,
     check_epoch,
     epoch_trace,
     has_blank,
+    read_number,
+    read_numbers,
 )
-from perclib.exercises import _number as _read_number
-from perclib.exercises import _numbers as _read_numbers
 
 EXERCISES = ExerciseSet()
 
@@ -76,13 +75,6 @@ EXERCISES.add(
 _COURSE_END_1 = (-2.0, 0.0, 0.0)  # θ after epoch 1 in the course's order
 
 
-def _number(value):
-    """A number in any form a student may write: int, float, Fraction, Decimal, "2", "1/2", [2]."""
-    if isinstance(value, (list, tuple, np.ndarray)) and np.size(value) == 1:
-        value = np.ravel(value)[0]
-    return _read_number(value)
-
-
 def _vector(value):
     """Numbers in any form: a list, tuple or array of numbers (each as str, Fraction, Decimal,
     ...), or one string such as "(-3, 1, 0)", "<1,2>" or "0,0"; None if unreadable."""
@@ -91,9 +83,9 @@ def _vector(value):
         parts = [t for t in text.replace(";", ",").split(",")]
         if len(parts) < 2:
             parts = text.split()
-        numbers = [_read_number(t) for t in parts]
+        numbers = [read_number(t) for t in parts]
         return None if any(v is None for v in numbers) else np.array(numbers)
-    arr = _read_numbers(value)
+    arr = read_numbers(value)
     return None if arr is None or arr.ndim != 1 else arr
 
 
@@ -109,7 +101,7 @@ def _plain_row(row):
         if value is ... or value is None:
             out.append(value)
             continue
-        read = _vector(value) if vector else _number(value)
+        read = _vector(value) if vector else read_number(value)
         out.append(value if read is None else (tuple(read.tolist()) if vector else read))
     return tuple(out)
 
@@ -167,7 +159,7 @@ def _judge_order(answer):
             "θ after your epoch 1 is not right for your order. Trace it row by row from "
             "θ = (0, 0, 0): at each point, θ·x, then ŷ (a tie θ·x = 0 gives +1), then θ."
         )
-    n = _number(count)
+    n = read_number(count)
     if n is None:
         return "how_many is a count of orders, a whole number from 0 to 24."
     if n == _orders_ending_at(_COURSE_END_1):
@@ -371,7 +363,7 @@ def _judge_breaks(answer):
         step, point = answer
     except (TypeError, ValueError):
         return 'give (step, point): a step number, or 0, and the point it breaks, or "none".'
-    n = _number(step)
+    n = read_number(step)
     if n is None or n != int(n) or not 0 <= n <= 12:
         return "the step is a whole number: 1 for the first point visited, or 0 for none."
     p = _point_of(point)
@@ -440,7 +432,7 @@ def check(exercise_id, answer, *, because=None):
     options say what kind of update breaks what kind of point, which would narrow the search.
     """
     ex = EXERCISES[exercise_id]
-    if ex.reasons and ex.judge is not None and (because is None or _blank(because)):
+    if ex.reasons and ex.judge is not None and has_blank(because):
         if has_blank(answer):
             return blank_feedback(ex.what)
         if ex.judge(answer) is not None:  # judged as with any reason: the trace hint

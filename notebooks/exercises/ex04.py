@@ -15,9 +15,14 @@ import numpy as np
 
 from perclib import Perceptron
 from perclib.datasets import make_separable
-from perclib.exercises import Exercise, ExerciseSet, Mistake, _words, blank_feedback
-from perclib.exercises import _number as _read_number
-from perclib.exercises import _numbers as _read_numbers
+from perclib.exercises import (
+    Exercise,
+    ExerciseSet,
+    Mistake,
+    blank_feedback,
+    read_number,
+    read_words,
+)
 from perclib.theory import mistake_bound
 
 EXERCISES = ExerciseSet()
@@ -28,10 +33,7 @@ def _number(value):
     Fraction, Decimal, "1/2", "two", [1600]), and with thousands commas ("1,025")."""
     if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d{1,3}(,\d{3})+(\.\d*)?\s*", value):
         value = value.replace(",", "")
-    if isinstance(value, (list, tuple, np.ndarray)):
-        got = _read_numbers(value)
-        return None if got is None or got.size != 1 else float(got.ravel()[0])
-    return _read_number(value)
+    return read_number(value)
 
 
 def _numeric(expected, mistakes, hint, tol=1e-6):
@@ -63,7 +65,7 @@ def _leading(value, known):
     answer, else its first two words, else its first word."""
     if not isinstance(value, str):
         return None
-    said = _words(value).split()
+    said = read_words(value).split()
     for n in (len(said), 2, 1):
         word = _word(" ".join(said[:n]))
         if word in known:

@@ -13,74 +13,9 @@ import numpy as np
 
 from perclib import PocketPerceptron
 from perclib.datasets import make_xor
-from perclib.exercises import (
-    Exercise,
-    ExerciseSet,
-    Feedback,
-    Mistake,
-    _reason_key,
-    _words,
-    has_blank,
-)
+from perclib.exercises import Exercise, ExerciseSet, Mistake
 
-
-class CommaParts(ExerciseSet):
-    """The exercise set, also reading a string of comma-separated parts such as "0.75, 0",
-    "(3/4, 0)" or "no, -0.5" as the tuple it spells, when the exercise asks for that many parts,
-    and the exercise's word synonyms inside a pair (used by notebooks 05-07).
-
-    An explain exercise's reason is judged only once the numbers are right, and every wrong
-    reason gets the same message with the count of reasons tried so far (the verdict "Right" says
-    it too): trying the keys one by one is visible, and no message tells one option from another.
-
-    >>> sets = CommaParts()
-    >>> _ = sets.add(Exercise("00-1", "quick", "the pair", ("no", 0.5), solution="."))
-    >>> bool(sets.check("00-1", "No, 1/2")), bool(sets.check("00-1", "(no, 0.5)"))
-    (True, True)
-    """
-
-    def __init__(self):
-        super().__init__()
-        self._reasons_tried = {}  # exercise id -> the wrong reasons picked with right numbers
-
-    def check(self, exercise_id, answer, *, because=None):
-        if isinstance(answer, str) and "," in answer:
-            expected = self[exercise_id].expected
-            expected = expected() if callable(expected) else expected
-            parts = tuple(p.strip() for p in answer.strip().strip("()[]").split(","))
-            if isinstance(expected, (tuple, list)) and len(parts) == len(expected):
-                answer = parts
-        synonyms = {_words(k): v for k, v in self[exercise_id].words.items()}
-        if isinstance(answer, (tuple, list)) and synonyms:  # "two" or "2yx" as one of the parts
-            answer = type(answer)(
-                synonyms.get(_words(a), a) if isinstance(a, str) else a for a in answer
-            )
-        ex = self[exercise_id]
-        picked = _reason_key(because, ex.reasons) if isinstance(because, str) else None
-        if ex.kind != "explain" or not ex.reasons or picked is None or has_blank(answer):
-            return super().check(exercise_id, answer, because=because)
-        # the numbers first, judged as if the reason were right; then the reason alone
-        numbers = self._check(exercise_id, answer, ex.reason)
-        if not numbers.correct:
-            return numbers
-        tried = self._reasons_tried.setdefault(exercise_id, set())
-        if picked != ex.reason:
-            tried.add(picked)
-            return Feedback(
-                False,
-                f"Not yet: your answer is right, but reason {picked!r} does not justify it. "
-                f"Reasons tried so far: {len(tried)} of {len(ex.reasons) - 1} wrong ones. Test "
-                "each option on this exercise's own numbers before you pick again. "
-                f"Stuck? show_solution({exercise_id!r}) gives the worked solution.",
-            )
-        after = f" after {len(tried)} wrong reason(s)" if tried else " at the first try"
-        return self._verdict(
-            exercise_id,
-            Feedback(True, f"Right: {ex.what} and the reason are correct (reason found{after})."),
-        )
-
-
-EXERCISES = CommaParts()
+EXERCISES = ExerciseSet(count_reasons=True)  # a reason is judged once the answer is right
 
 
 def _xor_pocket_mistakes():

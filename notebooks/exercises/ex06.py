@@ -9,72 +9,14 @@ perclib.exercises. The notebook loads them with
 
 from __future__ import annotations
 
-import types
 from fractions import Fraction
 
 import numpy as np
 
 from perclib.datasets import worked_example
-from perclib.exercises import Exercise, Feedback, Mistake
+from perclib.exercises import Exercise, ExerciseSet, Mistake, OwnCode
 
-from .ex05 import CommaParts
-
-# 06-4 asks for the loop itself: a function that reaches these packages (a name in its body, a
-# global, a closure, or a helper of the notebook that does) wraps a reference and is refused.
-_REFERENCES = ("perclib", "sklearn", "exercises", "notebooks")
-
-
-def _package(obj):
-    name = obj.__name__ if isinstance(obj, types.ModuleType) else getattr(obj, "__module__", None)
-    root = name.split(".")[0] if isinstance(name, str) else None
-    return root if root in _REFERENCES else None
-
-
-def _reference_uses(func, seen=None):
-    """The names through which `func` (or a function it calls) reaches _REFERENCES."""
-    seen = set() if seen is None else seen
-    code = getattr(func, "__code__", None)
-    if code is None or code in seen:
-        return set()
-    seen.add(code)
-    found, codes = set(), [code]
-    cells = dict(zip(code.co_freevars, getattr(func, "__closure__", None) or ()))
-    while codes:
-        c = codes.pop()
-        codes.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
-        for name in c.co_names + c.co_freevars:
-            if name.split(".")[0] in _REFERENCES:  # an import in the body
-                found.add(name)
-                continue
-            try:
-                obj = cells[name].cell_contents if name in cells else func.__globals__[name]
-            except (KeyError, ValueError):
-                continue
-            if _package(obj):
-                found.add(name)
-            elif isinstance(obj, types.FunctionType):
-                found |= _reference_uses(obj, seen)
-    return found
-
-
-class _Exercises(CommaParts):
-    """The set of notebook 06: pairs also as comma strings ("0, 11", "no, 13/12"); 06-4 refuses a
-    function that calls a library's or the exercises' own survival counts."""
-
-    def _check_function(self, exercise_id, func):
-        anticipated = any(func is m.value for m in self[exercise_id].mistakes)
-        if exercise_id == "06-4" and callable(func) and not anticipated:
-            uses = _reference_uses(func)
-            if uses:
-                return Feedback(
-                    False,
-                    f"Not yet: your function reaches a library through {', '.join(sorted(uses))}. "
-                    "This exercise asks for the loop itself: count the survivals in your own code.",
-                )
-        return super()._check_function(exercise_id, func)
-
-
-EXERCISES = _Exercises()
+EXERCISES = ExerciseSet(count_reasons=True)  # a reason is judged once the answer is right
 
 
 # -- 06-1: find what a "count first" version averages ----------------------------------------------
@@ -261,6 +203,10 @@ EXERCISES.add(
         "implement",
         "your survival_counts",
         _counts_cases,
+        own_code=OwnCode(  # a library's or the exercises' own survival counts are refused
+            ("perclib", "sklearn", "exercises", "notebooks"),
+            "This exercise asks for the loop itself: count the survivals in your own code.",
+        ),
         mistakes=(
             Mistake(
                 lambda X, y, e: survival_counts(X, y, e, count_creation=False),

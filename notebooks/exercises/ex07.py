@@ -11,31 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from perclib.exercises import Exercise, Feedback, Mistake
+from perclib.exercises import Exercise, ExerciseSet, Mistake, OwnCode
 
-from .ex05 import CommaParts
-from .ex06 import _reference_uses
-
-
-class _Exercises(CommaParts):
-    """The set of notebook 07: pairs also as comma strings ("2, 12"); 07-4 refuses a function
-    that calls a library's multi-class perceptron or the exercises' own reference."""
-
-    def _check_function(self, exercise_id, func):
-        anticipated = any(func is m.value for m in self[exercise_id].mistakes)
-        if exercise_id == "07-4" and callable(func) and not anticipated:
-            uses = _reference_uses(func)
-            if uses:
-                return Feedback(
-                    False,
-                    f"Not yet: your function reaches a library through {', '.join(sorted(uses))}. "
-                    "This exercise asks for the loop itself: update and average the weights in "
-                    "your own code.",
-                )
-        return super()._check_function(exercise_id, func)
-
-
-EXERCISES = _Exercises()
+EXERCISES = ExerciseSet(count_reasons=True)  # a reason is judged once the answer is right
 
 _CLASS_WORDS = {
     "class 0": 0,
@@ -252,6 +230,11 @@ EXERCISES.add(
         "implement",
         "your averaged_multiclass",
         _averaged_cases,
+        own_code=OwnCode(  # a library's multi-class perceptron or the exercises' own is refused
+            ("perclib", "sklearn", "exercises", "notebooks"),
+            "This exercise asks for the loop itself: update and average the weights in your own "
+            "code.",
+        ),
         returns=("W", "b"),
         mistakes=(
             Mistake(

@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import types
 from fractions import Fraction
 
 import numpy as np
 
-from perclib.exercises import Exercise, ExerciseSet, Feedback, Mistake, has_blank
-
-# 08-3 asks for the kernel values computed with NumPy: a function that reaches these libraries
-# (an import in its body, a global, a closure, or a helper of the notebook that does) wraps
-# another kernel and is refused, as the labs refuse wrappers.
-_LIBRARIES = ("sklearn", "scipy", "perclib")
+from perclib.exercises import (
+    Exercise,
+    ExerciseSet,
+    Feedback,
+    Mistake,
+    OwnCode,
+    has_blank,
+    read_parts,
+)
 
 
 def _read_number(text):
@@ -36,61 +38,16 @@ def _read_number(text):
 
 
 def _read_tuple(answer):
-    """08-1's and 08-5's answer as a tuple when it is written as a string, "3, -2, 1",
-    "(3,-2,1)", "3 -2 1", or with semicolons and decimal commas, "0,8; -0,4; 0,4"."""
-    if isinstance(answer, str):
-        text = answer.strip().strip("()[]")
-        if ";" in text:  # semicolons separate, so a comma is a decimal comma
-            parts = [_read_number(p) for p in text.split(";") if p.strip()]
-        else:
-            parts = [p for p in re.split(r"[\s,;()\[\]]+", text) if p]
-        if len(parts) > 1:
-            return tuple(parts)
-    return answer
+    """08-1's and 08-5's three numbers as one string, "3, -2, 1", "3 -2 1", or with semicolons and
+    decimal commas, "0,8; -0,4; b = 0,4", each part between semicolons read as a number."""
+    if isinstance(answer, str) and ";" in answer:
+        answer = "; ".join(_read_number(p) for p in answer.strip().strip("()[]").split(";"))
+    return read_parts(answer, 3, spaces=True)
 
 
 def _read_ratio(answer):
     """08-4's ratio as a string a student may write: "8.5 times", "about 8.5", "8,5", "68:8"."""
     return _read_number(answer) if isinstance(answer, str) else answer
-
-
-def _library(obj):
-    """The library of `obj` among _LIBRARIES (a module, or a function or class defined in one)."""
-    name = obj.__name__ if isinstance(obj, types.ModuleType) else getattr(obj, "__module__", None)
-    root = name.split(".")[0] if isinstance(name, str) else None
-    return root if root in _LIBRARIES else None
-
-
-def _library_uses(func, seen=None):
-    """The names through which `func` (or a helper function it calls) reaches _LIBRARIES."""
-    seen = set() if seen is None else seen
-    code = getattr(func, "__code__", None)
-    if code is None or code in seen:
-        return set()
-    seen.add(code)
-    found, codes = set(), [code]
-    cells = dict(zip(code.co_freevars, getattr(func, "__closure__", None) or ()))
-    while codes:
-        c = codes.pop()
-        codes.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
-        for name in c.co_names:  # an import in the body names its module here
-            if name.split(".")[0] in _LIBRARIES:
-                found.add(name)
-        for name in c.co_names + c.co_freevars:
-            if name in cells:
-                try:
-                    obj = cells[name].cell_contents
-                except ValueError:  # an empty cell
-                    continue
-            elif name in func.__globals__:
-                obj = func.__globals__[name]
-            else:
-                continue
-            if _library(obj):
-                found.add(name)
-            elif isinstance(obj, types.FunctionType):
-                found |= _library_uses(obj, seen)
-    return found
 
 
 def _read_radius(radius):
@@ -111,7 +68,7 @@ def _read_radius(radius):
 class _Exercises(ExerciseSet):
     """The set of notebook 08; 08-1 and 08-5 also take their three numbers as one string, 08-2
     also asks for the radius of its witnesses, which it checks, 08-3 refuses a function that
-    reaches scikit-learn, SciPy or perclib, and 08-4 also reads "8.5 times", "8,5" and "68:8"."""
+    returns True/False, and 08-4 also reads "8.5 times", "8,5" and "68:8"."""
 
     def check(self, exercise_id, answer, *, because=None, radius=None):
         if exercise_id in ("08-1", "08-5"):
@@ -172,21 +129,17 @@ class _Exercises(ExerciseSet):
             + _asked_08_2(),
         )
 
+    def _refusal(self, ex, func):
+        refusal = super()._refusal(ex, func)
+        if refusal is None and ex.id == "08-3" and _returns_booleans(func):
+            return Feedback(
+                False,
+                "Not yet: your output holds True/False: return the labels +1 and −1 instead. "
+                "Stuck? show_solution('08-3') gives the worked solution.",
+            )
+        return refusal
+
     def _check_function(self, exercise_id, func):
-        if exercise_id == "08-3" and callable(func):
-            uses = _library_uses(func)
-            if uses:
-                return Feedback(
-                    False,
-                    f"Not yet: your function reaches a library through {', '.join(sorted(uses))}. "
-                    "This exercise asks for NumPy only: compute the kernel values yourself.",
-                )
-            if _returns_booleans(func):
-                return Feedback(
-                    False,
-                    "Not yet: your output holds True/False: return the labels +1 and −1 instead. "
-                    "Stuck? show_solution('08-3') gives the worked solution.",
-                )
         feedback = super()._check_function(exercise_id, func)
         if exercise_id == "08-3":  # two of the cases are fixed ties, not random ones
             n = EXERCISES["08-3"].trials
@@ -353,6 +306,10 @@ EXERCISES.add(
         "implement",
         "your rbf_predict",
         _rbf_cases,
+        own_code=OwnCode(  # another kernel, wrapped, is refused, as the labs refuse wrappers
+            ("sklearn", "scipy", "perclib"),
+            "This exercise asks for NumPy only: compute the kernel values yourself.",
+        ),
         trials=27,  # 25 random cases and 2 ties
         mistakes=(
             Mistake(
