@@ -169,7 +169,8 @@ def class_scores(W, b, x, x_norm, w_norms):
     as summed from left to right.
 
     numpy's scores decide where the best beats every other by more than the two classes'
-    :func:`class_band`; else the scores are summed again from left to right.
+    :func:`class_band`, and where W = 0 (every order of summation then gives exactly b); else the
+    scores are summed again from left to right.
     """
     K, d = W.shape
     with np.errstate(over="ignore", invalid="ignore"):
@@ -181,6 +182,8 @@ def class_scores(W, b, x, x_norm, w_norms):
         if k != p and not sf[p] - sf[k] > band_p + class_band(
             float(w_norms[k]), x_norm, float(b[k]), d
         ):
+            if not W.any():  # W = 0: the scores are exactly b
+                break
             s = np.array([_seq_dot(W[q], x) + b[q] for q in range(K)])
             p = 0
             for q in range(1, K):
@@ -416,8 +419,8 @@ def pocket(X, y, *, rule, loop=train, **options):
     def training_mistakes(w, b):  # predict_sign(a) != y, without the array of signs
         return int(np.count_nonzero((scores(X, w, b, x_norms) >= 0) != positive))
 
-    w = np.zeros(X.shape[1])
-    best = {"w": w.copy(), "b": 0.0, "mistakes": training_mistakes(w, 0.0)}
+    w = np.zeros(X.shape[1])  # w = 0, b = 0 predicts +1 everywhere: the -1 labels are wrong
+    best = {"w": w.copy(), "b": 0.0, "mistakes": int(np.count_nonzero(~positive))}
 
     def on_update(w, b, t, i, c):
         m = training_mistakes(w, b)
