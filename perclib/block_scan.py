@@ -88,6 +88,7 @@ def train(
     window, most = _MIN_WINDOW, max(_MIN_WINDOW, _MAX_ENTRIES // d)
     mistakes = []
     n_updates, converged, epoch = 0, False, 0
+    band = tie_band(w_norm, x_max, d)  # changes only when w does
     with np.errstate(over="ignore", invalid="ignore"):  # huge scales: inf and NaN, decided exactly
         for epoch in range(1, max_iter + 1):
             visit = rng.permutation(n) if order == "shuffle" else np.arange(n)
@@ -101,13 +102,12 @@ def train(
                 ya = product(o, e, w)  # 1. one product under the current weights
                 ya += b
                 ya *= ys  # y * (w.x + b): exact, as y is +1 or -1
-                band = tie_band(w_norm, x_max, d)
                 found = None
                 for k in (~(ya > band)).nonzero()[0].tolist():  # mistakes, near-ties and NaN
                     i, yi = int(visit[o + k]), float(ys[k])
                     a = float(ya[k]) * yi
-                    if not abs(a) > tie_band(w_norm, float(x_norms[i]), d):  # the plain loop's band
-                        j, x = row(X, i)
+                    if not abs(a) > band and not abs(a) > tie_band(w_norm, float(x_norms[i]), d):
+                        j, x = row(X, i)  # within the plain loop's band (inside the widest)
                         a = _seq_dot(w[j], x) + b  # a near-tie: the left-to-right sum decides
                     if (yi * a <= 0) if margin_rule else ((1.0 if a >= 0 else -1.0) != yi):
                         found = (k, i, yi, a)
@@ -124,6 +124,7 @@ def train(
                 w_norm = vector_norm(w)
                 if not (math.isfinite(w_norm) and math.isfinite(b)):
                     check_finite_update(w[j], b)
+                band = tie_band(w_norm, x_max, d)
                 updates += 1
                 if on_update is not None:
                     on_update(w, b, t0 + o + k, i, c)
@@ -141,10 +142,10 @@ def _products(X, visit=None):
     """A function (lo, hi, w) -> X[lo:hi] @ w, or X[visit[lo:hi]] @ w in a shuffled epoch. For a
     CSR X it sums each row's nonzeros by one ``np.bincount`` over the window's entries, without
     building a matrix for the window."""
-    if not sp.issparse(X):
+    if not sp.issparse(X):  # ndarray.dot: BLAS as for @, with less overhead per call
         if visit is None:
-            return lambda lo, hi, w: X[lo:hi] @ w
-        return lambda lo, hi, w: X[visit[lo:hi]] @ w  # the window's rows only: no copy of X
+            return lambda lo, hi, w: X[lo:hi].dot(w)
+        return lambda lo, hi, w: X[visit[lo:hi]].dot(w)  # the window's rows only: no copy of X
     if visit is not None:
         X = X[visit]
     ptr, ind, val = X.indptr, X.indices, X.data
@@ -184,7 +185,7 @@ def multiclass(X, yi, state, *, eta, max_iter, order, fit_intercept, rng, stop_w
                 e = min(o + window, n)
                 idx = slice(o, e) if visit is None else visit[o:e]
                 ts = yi[idx]
-                S = X[idx] @ W.T
+                S = X[idx].dot(W.T)
                 S += b
                 r = np.arange(e - o)
                 lead = S[r, ts]

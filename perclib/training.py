@@ -174,8 +174,8 @@ def class_scores(W, b, x, x_norm, w_norms):
     """
     K, d = W.shape
     with np.errstate(over="ignore", invalid="ignore"):
-        s = W @ x + b
-    p = int(np.argmax(s))
+        s = W.dot(x) + b
+    p = int(s.argmax())
     sf, x_norm = s.tolist(), float(x_norm)  # Python floats: inf - inf is NaN, no warning
     band_p = class_band(float(w_norms[p]), x_norm, float(b[p]), d)
     for k in range(K):  # a runner-up within the band, or NaN: sum from left to right
@@ -299,10 +299,10 @@ def row(X, i):
     zero feature adds an exact 0 to the left-to-right sum, the band over the nonzeros bounds the
     rounding of that shorter sum, and an update does the same arithmetic on the same entries.
     """
-    if sp.issparse(X):
-        lo, hi = X.indptr[i], X.indptr[i + 1]
-        return X.indices[lo:hi], X.data[lo:hi]
-    return slice(None), X[i]
+    if isinstance(X, np.ndarray):
+        return slice(None), X[i]
+    lo, hi = X.indptr[i], X.indptr[i + 1]
+    return X.indices[lo:hi], X.data[lo:hi]
 
 
 def norms(X):
@@ -472,19 +472,21 @@ def voted(X, y, state, *, loop=train, **options):
     since it was made (since the start for the first one, plus the count it had). The current
     iterate is ``state["w"]``, ``state["b"]``, with the count ``state["c"]`` so far.
     """
-    last = {"w": state["w"], "b": state["b"], "t": -state["c"]}  # the current iterate, its start
+    weights, intercepts, counts = state["weights"], state["intercepts"], state["counts"]
+    w_last, b_last, t_last = state["w"], state["b"], -state["c"]  # the current iterate, its start
 
     def on_update(w, b, t, i, step):
-        state["weights"].append(last["w"])
-        state["intercepts"].append(last["b"])
-        state["counts"].append(t - last["t"])
-        last.update(w=w.copy(), b=b, t=t)
+        nonlocal w_last, b_last, t_last
+        weights.append(w_last)
+        intercepts.append(b_last)
+        counts.append(t - t_last)
+        w_last, b_last, t_last = w.copy(), b, t
 
     w = state["w"].copy()
     b, *_, mistakes = loop(
         X, y, w, state["b"], rule="margin", on_update=on_update, stop_when_clean=False, **options
     )
-    state.update(w=w, b=b, c=options["max_iter"] * X.shape[0] - last["t"])
+    state.update(w=w, b=b, c=options["max_iter"] * X.shape[0] - t_last)
     return mistakes
 
 
