@@ -84,16 +84,16 @@ def train(
     x_norms = norms(X)
     x_max = float(x_norms.max())  # the widest row band covers every row's (tie_band)
     w_norm = vector_norm(w)
-    margin_rule, dense = rule == "margin", not sp.issparse(X)
+    margin_rule = rule == "margin"
     window, most = _MIN_WINDOW, max(_MIN_WINDOW, _MAX_ENTRIES // d)
     mistakes = []
     n_updates, converged, epoch = 0, False, 0
     band = tie_band(w_norm, x_max, d)  # changes only when w does
     with np.errstate(over="ignore", invalid="ignore"):  # huge scales: inf and NaN, decided exactly
         for epoch in range(1, max_iter + 1):
-            visit = rng.permutation(n) if order == "shuffle" else np.arange(n)
-            ye = y[visit] if order == "shuffle" else y  # the labels in visiting order
-            product = _products(X, visit if order == "shuffle" else None)
+            visit = rng.permutation(n) if order == "shuffle" else None
+            ye = y if visit is None else y[visit]  # the labels in visiting order
+            product = _products(X, visit)
             t0 = (epoch - 1) * n  # examples visited before this epoch
             updates, o = 0, 0
             while o < n:
@@ -104,7 +104,8 @@ def train(
                 ya *= ys  # y * (w.x + b): exact, as y is +1 or -1
                 found = None
                 for k in (~(ya > band)).nonzero()[0].tolist():  # mistakes, near-ties and NaN
-                    i, yi = int(visit[o + k]), float(ys[k])
+                    i = o + k if visit is None else int(visit[o + k])
+                    yi = float(ys[k])
                     a = float(ya[k]) * yi
                     if not abs(a) > band and not abs(a) > tie_band(w_norm, float(x_norms[i]), d):
                         j, x = row(X, i)  # within the plain loop's band (inside the widest)
@@ -117,7 +118,7 @@ def train(
                     continue
                 k, i, yi, a = found  # 2. the first mistake: the plain loop's update
                 c = step_size(yi, a, eta, rule)
-                j, x = (slice(None), X[i]) if dense else row(X, i)
+                j, x = row(X, i)
                 w[j] += c * x  # an overflow raises just below
                 if fit_intercept:
                     b += c

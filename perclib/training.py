@@ -103,7 +103,7 @@ def row_norms(X, out=None):
 
 def vector_norm(w):
     """||w||, free of overflow and underflow (as :func:`row_norms`)."""
-    r = math.sqrt(float(np.dot(w, w)))  # inf when the sum of squares overflows
+    r = math.sqrt(float(w.dot(w)))  # inf when the sum of squares overflows
     if _TINY <= r <= _BIG:
         return r
     return float(row_norms(w.reshape(1, -1))[0])
