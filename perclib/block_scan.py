@@ -88,7 +88,7 @@ def train(
     window, most = _MIN_WINDOW, max(_MIN_WINDOW, _MAX_ENTRIES // d)
     mistakes = []
     n_updates, converged, epoch = 0, False, 0
-    band = tie_band(w_norm, x_max, d)  # changes only when w does
+    band = tie_band(w_norm, x_max, d)  # the widest row band; it changes only when w does
     with np.errstate(over="ignore", invalid="ignore"):  # huge scales: inf and NaN, decided exactly
         for epoch in range(1, max_iter + 1):
             visit = rng.permutation(n) if order == "shuffle" else None
@@ -108,7 +108,7 @@ def train(
                     yi = float(ys[k])
                     a = float(ya[k]) * yi
                     if not abs(a) > band and not abs(a) > tie_band(w_norm, float(x_norms[i]), d):
-                        j, x = row(X, i)  # within the plain loop's band (inside the widest)
+                        j, x = row(X, i)  # within the row's band, the plain loop's
                         a = _seq_dot(w[j], x) + b  # a near-tie: the left-to-right sum decides
                     if (yi * a <= 0) if margin_rule else ((1.0 if a >= 0 else -1.0) != yi):
                         found = (k, i, yi, a)
