@@ -177,12 +177,15 @@ def multiclass(X, yi, state, *, eta, max_iter, order, fit_intercept, rng, stop_w
     w_norms = row_norms(W)
     window, most = _MIN_WINDOW, max(_MIN_WINDOW, _MAX_ENTRIES // (d * W.shape[0]))
     mistakes, converged = [], False
+    band = None  # twice the widest class band; computed again after each update
     with np.errstate(over="ignore", invalid="ignore"):  # huge scales: inf and NaN, decided exactly
         for _ in range(max_iter):
             visit = rng.permutation(n) if order == "shuffle" else None
             c0 = state["c"]  # CIML's counter at the epoch's first example
             updates, o = 0, 0
             while o < n:
+                if band is None:
+                    band = 2.0 * class_band(float(w_norms.max()), x_max, float(np.abs(b).max()), d)
                 e = min(o + window, n)
                 idx = slice(o, e) if visit is None else visit[o:e]
                 ts = yi[idx]
@@ -192,7 +195,6 @@ def multiclass(X, yi, state, *, eta, max_iter, order, fit_intercept, rng, stop_w
                 lead = S[r, ts]
                 S[r, ts] = -np.inf
                 lead -= S.max(axis=1)  # the true class's lead over the best other class
-                band = 2.0 * class_band(float(w_norms.max()), x_max, float(np.abs(b).max()), d)
                 found = None
                 for k in (~(lead > band)).nonzero()[0].tolist():  # not surely right (or NaN)
                     i, t = o + k if visit is None else int(visit[o + k]), int(ts[k])
@@ -207,9 +209,11 @@ def multiclass(X, yi, state, *, eta, max_iter, order, fit_intercept, rng, stop_w
                     continue
                 k, i, t, p = found
                 update_classes(W, b, U, beta, t, p, X[i], eta, c0 + o + k, fit_intercept)
-                check_finite_update(W[t], b[t])  # an overflow raises here
-                check_finite_update(W[p], b[p])
-                w_norms[t], w_norms[p] = vector_norm(W[t]), vector_norm(W[p])
+                for q in (t, p):
+                    w_norms[q] = vector_norm(W[q])
+                    if not (math.isfinite(w_norms[q]) and math.isfinite(b[q])):
+                        check_finite_update(W[q], b[q])  # an overflow raises here
+                band = None
                 updates += 1
                 o, window = o + k + 1, max(_MIN_WINDOW, window // 2)
             state["c"] = c0 + n

@@ -177,11 +177,10 @@ def class_scores(W, b, x, x_norm, w_norms):
         s = W.dot(x) + b
     p = int(s.argmax())
     sf, x_norm = s.tolist(), float(x_norm)  # Python floats: inf - inf is NaN, no warning
-    band_p = class_band(float(w_norms[p]), x_norm, float(b[p]), d)
+    wn, bf = w_norms.tolist(), b.tolist()
+    band_p = class_band(wn[p], x_norm, bf[p], d)
     for k in range(K):  # a runner-up within the band, or NaN: sum from left to right
-        if k != p and not sf[p] - sf[k] > band_p + class_band(
-            float(w_norms[k]), x_norm, float(b[k]), d
-        ):
+        if k != p and not sf[p] - sf[k] > band_p + class_band(wn[k], x_norm, bf[k], d):
             if not W.any():  # W = 0: the scores are exactly b
                 break
             s = np.array([_seq_dot(W[q], x) + b[q] for q in range(K)])
