@@ -84,15 +84,16 @@ def train(
     x_norms = norms(X)
     x_max = float(x_norms.max())  # the widest row band covers every row's (tie_band)
     w_norm = vector_norm(w)
-    margin_rule, dense = rule == "margin", not sp.issparse(X)
+    margin_rule = rule == "margin"
     window, most = _MIN_WINDOW, max(_MIN_WINDOW, _MAX_ENTRIES // d)
     mistakes = []
     n_updates, converged, epoch = 0, False, 0
+    band = tie_band(w_norm, x_max, d)  # the widest row band; it changes only when w does
     with np.errstate(over="ignore", invalid="ignore"):  # huge scales: inf and NaN, decided exactly
         for epoch in range(1, max_iter + 1):
-            visit = rng.permutation(n) if order == "shuffle" else np.arange(n)
-            ye = y[visit] if order == "shuffle" else y  # the labels in visiting order
-            product = _products(X, visit if order == "shuffle" else None)
+            visit = rng.permutation(n) if order == "shuffle" else None
+            ye = y if visit is None else y[visit]  # the labels in visiting order
+            product = _products(X, visit)
             t0 = (epoch - 1) * n  # examples visited before this epoch
             updates, o = 0, 0
             while o < n:
@@ -101,13 +102,13 @@ def train(
                 ya = product(o, e, w)  # 1. one product under the current weights
                 ya += b
                 ya *= ys  # y * (w.x + b): exact, as y is +1 or -1
-                band = tie_band(w_norm, x_max, d)
                 found = None
                 for k in (~(ya > band)).nonzero()[0].tolist():  # mistakes, near-ties and NaN
-                    i, yi = int(visit[o + k]), float(ys[k])
+                    i = o + k if visit is None else int(visit[o + k])
+                    yi = float(ys[k])
                     a = float(ya[k]) * yi
-                    if not abs(a) > tie_band(w_norm, float(x_norms[i]), d):  # the plain loop's band
-                        j, x = row(X, i)
+                    if not abs(a) > band and not abs(a) > tie_band(w_norm, float(x_norms[i]), d):
+                        j, x = row(X, i)  # within the row's band, the plain loop's
                         a = _seq_dot(w[j], x) + b  # a near-tie: the left-to-right sum decides
                     if (yi * a <= 0) if margin_rule else ((1.0 if a >= 0 else -1.0) != yi):
                         found = (k, i, yi, a)
@@ -117,13 +118,14 @@ def train(
                     continue
                 k, i, yi, a = found  # 2. the first mistake: the plain loop's update
                 c = step_size(yi, a, eta, rule)
-                j, x = (slice(None), X[i]) if dense else row(X, i)
+                j, x = row(X, i)
                 w[j] += c * x  # an overflow raises just below
                 if fit_intercept:
                     b += c
                 w_norm = vector_norm(w)
                 if not (math.isfinite(w_norm) and math.isfinite(b)):
                     check_finite_update(w[j], b)
+                band = tie_band(w_norm, x_max, d)
                 updates += 1
                 if on_update is not None:
                     on_update(w, b, t0 + o + k, i, c)
@@ -141,10 +143,10 @@ def _products(X, visit=None):
     """A function (lo, hi, w) -> X[lo:hi] @ w, or X[visit[lo:hi]] @ w in a shuffled epoch. For a
     CSR X it sums each row's nonzeros by one ``np.bincount`` over the window's entries, without
     building a matrix for the window."""
-    if not sp.issparse(X):
+    if not sp.issparse(X):  # ndarray.dot: BLAS as for @, with less overhead per call
         if visit is None:
-            return lambda lo, hi, w: X[lo:hi] @ w
-        return lambda lo, hi, w: X[visit[lo:hi]] @ w  # the window's rows only: no copy of X
+            return lambda lo, hi, w: X[lo:hi].dot(w)
+        return lambda lo, hi, w: X[visit[lo:hi]].dot(w)  # the window's rows only: no copy of X
     if visit is not None:
         X = X[visit]
     ptr, ind, val = X.indptr, X.indices, X.data
@@ -175,22 +177,24 @@ def multiclass(X, yi, state, *, eta, max_iter, order, fit_intercept, rng, stop_w
     w_norms = row_norms(W)
     window, most = _MIN_WINDOW, max(_MIN_WINDOW, _MAX_ENTRIES // (d * W.shape[0]))
     mistakes, converged = [], False
+    band = None  # twice the widest class band; computed again after each update
     with np.errstate(over="ignore", invalid="ignore"):  # huge scales: inf and NaN, decided exactly
         for _ in range(max_iter):
             visit = rng.permutation(n) if order == "shuffle" else None
             c0 = state["c"]  # CIML's counter at the epoch's first example
             updates, o = 0, 0
             while o < n:
+                if band is None:
+                    band = 2.0 * class_band(float(w_norms.max()), x_max, float(np.abs(b).max()), d)
                 e = min(o + window, n)
                 idx = slice(o, e) if visit is None else visit[o:e]
                 ts = yi[idx]
-                S = X[idx] @ W.T
+                S = X[idx].dot(W.T)
                 S += b
                 r = np.arange(e - o)
                 lead = S[r, ts]
                 S[r, ts] = -np.inf
                 lead -= S.max(axis=1)  # the true class's lead over the best other class
-                band = 2.0 * class_band(float(w_norms.max()), x_max, float(np.abs(b).max()), d)
                 found = None
                 for k in (~(lead > band)).nonzero()[0].tolist():  # not surely right (or NaN)
                     i, t = o + k if visit is None else int(visit[o + k]), int(ts[k])
@@ -205,9 +209,11 @@ def multiclass(X, yi, state, *, eta, max_iter, order, fit_intercept, rng, stop_w
                     continue
                 k, i, t, p = found
                 update_classes(W, b, U, beta, t, p, X[i], eta, c0 + o + k, fit_intercept)
-                check_finite_update(W[t], b[t])  # an overflow raises here
-                check_finite_update(W[p], b[p])
-                w_norms[t], w_norms[p] = vector_norm(W[t]), vector_norm(W[p])
+                for q in (t, p):
+                    w_norms[q] = vector_norm(W[q])
+                    if not (math.isfinite(w_norms[q]) and math.isfinite(b[q])):
+                        check_finite_update(W[q], b[q])  # an overflow raises here
+                band = None
                 updates += 1
                 o, window = o + k + 1, max(_MIN_WINDOW, window // 2)
             state["c"] = c0 + n

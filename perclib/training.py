@@ -103,7 +103,7 @@ def row_norms(X, out=None):
 
 def vector_norm(w):
     """||w||, free of overflow and underflow (as :func:`row_norms`)."""
-    r = math.sqrt(float(np.dot(w, w)))  # inf when the sum of squares overflows
+    r = math.sqrt(float(w.dot(w)))  # inf when the sum of squares overflows
     if _TINY <= r <= _BIG:
         return r
     return float(row_norms(w.reshape(1, -1))[0])
@@ -169,18 +169,20 @@ def class_scores(W, b, x, x_norm, w_norms):
     as summed from left to right.
 
     numpy's scores decide where the best beats every other by more than the two classes'
-    :func:`class_band`; else the scores are summed again from left to right.
+    :func:`class_band`, and where W = 0 (every order of summation then gives exactly b); else the
+    scores are summed again from left to right.
     """
     K, d = W.shape
     with np.errstate(over="ignore", invalid="ignore"):
-        s = W @ x + b
-    p = int(np.argmax(s))
+        s = W.dot(x) + b
+    p = int(s.argmax())
     sf, x_norm = s.tolist(), float(x_norm)  # Python floats: inf - inf is NaN, no warning
-    band_p = class_band(float(w_norms[p]), x_norm, float(b[p]), d)
+    wn, bf = w_norms.tolist(), b.tolist()
+    band_p = class_band(wn[p], x_norm, bf[p], d)
     for k in range(K):  # a runner-up within the band, or NaN: sum from left to right
-        if k != p and not sf[p] - sf[k] > band_p + class_band(
-            float(w_norms[k]), x_norm, float(b[k]), d
-        ):
+        if k != p and not sf[p] - sf[k] > band_p + class_band(wn[k], x_norm, bf[k], d):
+            if not W.any():  # W = 0: the scores are exactly b
+                break
             s = np.array([_seq_dot(W[q], x) + b[q] for q in range(K)])
             p = 0
             for q in range(1, K):
@@ -296,10 +298,10 @@ def row(X, i):
     zero feature adds an exact 0 to the left-to-right sum, the band over the nonzeros bounds the
     rounding of that shorter sum, and an update does the same arithmetic on the same entries.
     """
-    if sp.issparse(X):
-        lo, hi = X.indptr[i], X.indptr[i + 1]
-        return X.indices[lo:hi], X.data[lo:hi]
-    return slice(None), X[i]
+    if isinstance(X, np.ndarray):
+        return slice(None), X[i]
+    lo, hi = X.indptr[i], X.indptr[i + 1]
+    return X.indices[lo:hi], X.data[lo:hi]
 
 
 def norms(X):
@@ -416,8 +418,8 @@ def pocket(X, y, *, rule, loop=train, **options):
     def training_mistakes(w, b):  # predict_sign(a) != y, without the array of signs
         return int(np.count_nonzero((scores(X, w, b, x_norms) >= 0) != positive))
 
-    w = np.zeros(X.shape[1])
-    best = {"w": w.copy(), "b": 0.0, "mistakes": training_mistakes(w, 0.0)}
+    w = np.zeros(X.shape[1])  # w = 0, b = 0 predicts +1 everywhere: the -1 labels are wrong
+    best = {"w": w.copy(), "b": 0.0, "mistakes": int(np.count_nonzero(~positive))}
 
     def on_update(w, b, t, i, c):
         m = training_mistakes(w, b)
@@ -469,19 +471,21 @@ def voted(X, y, state, *, loop=train, **options):
     since it was made (since the start for the first one, plus the count it had). The current
     iterate is ``state["w"]``, ``state["b"]``, with the count ``state["c"]`` so far.
     """
-    last = {"w": state["w"], "b": state["b"], "t": -state["c"]}  # the current iterate, its start
+    weights, intercepts, counts = state["weights"], state["intercepts"], state["counts"]
+    w_last, b_last, t_last = state["w"], state["b"], -state["c"]  # the current iterate, its start
 
     def on_update(w, b, t, i, step):
-        state["weights"].append(last["w"])
-        state["intercepts"].append(last["b"])
-        state["counts"].append(t - last["t"])
-        last.update(w=w.copy(), b=b, t=t)
+        nonlocal w_last, b_last, t_last
+        weights.append(w_last)
+        intercepts.append(b_last)
+        counts.append(t - t_last)
+        w_last, b_last, t_last = w.copy(), b, t
 
     w = state["w"].copy()
     b, *_, mistakes = loop(
         X, y, w, state["b"], rule="margin", on_update=on_update, stop_when_clean=False, **options
     )
-    state.update(w=w, b=b, c=options["max_iter"] * X.shape[0] - last["t"])
+    state.update(w=w, b=b, c=options["max_iter"] * X.shape[0] - t_last)
     return mistakes
 
 

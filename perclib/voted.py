@@ -79,7 +79,7 @@ class VotedPerceptron(OnlineMixin, BinaryLinearModel):
     def _keep(self, mistakes):
         """The learned attributes: every iterate so far, the current one last, with its count."""
         st = self._state
-        self.weights_ = np.vstack([*st["weights"], st["w"]])
+        self.weights_ = np.array([*st["weights"], st["w"]])  # one row per iterate
         self.intercepts_ = np.array([*st["intercepts"], st["b"]], dtype=np.float64)
         self.counts_ = np.array([*st["counts"], st["c"]], dtype=np.int64)
         self.last_coef_, self.last_intercept_ = st["w"], float(st["b"])
