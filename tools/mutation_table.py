@@ -1,7 +1,9 @@
 """Print mutmut's results as a table for tests/MUTATION.md: mutants, killed, survived, score.
 
 Run after ``mutmut run`` (``make mutation`` does): it reads ``mutmut results --all true``.
-The equivalent survivors are listed, with the reason, in tests/EQUIVALENT_MUTANTS.md.
+A module none of whose mutants has run yet (``make mutation MUTANTS=...`` ran others) is left
+out; the score counts the mutants that ran. The equivalent survivors are listed, with the reason,
+in tests/EQUIVALENT_MUTANTS.md.
 """
 
 from __future__ import annotations
@@ -24,16 +26,18 @@ def main() -> int:
             continue
         name, status = line.strip().rsplit(": ", 1)
         counts[name.split(".")[1]][status] += 1
-    print("| Module | Mutants | Killed | Survived | Other | Score |")
+    print("| Module | Mutants run | Killed | Survived | Other | Score |")
     print("|---|---|---|---|---|---|")
     for module in sorted(counts):
         c = counts[module]
-        total = sum(c.values())
+        ran = sum(c.values()) - c["not checked"]
+        if ran == 0:
+            continue
         killed = c["killed"] + c["timeout"]
-        other = total - killed - c["survived"]
+        other = ran - killed - c["survived"]
         print(
-            f"| `{module}` | {total} | {killed} | {c['survived']} | {other} "
-            f"| {100 * killed / total:.1f}% |"
+            f"| `{module}` | {ran} | {killed} | {c['survived']} | {other} "
+            f"| {100 * killed / ran:.1f}% |"
         )
     return 0
 
