@@ -1500,8 +1500,9 @@ def test_the_similarity_report_finds_renamed_copies_and_only_them(monkeypatch):
 
 def test_the_sandboxes_bytecode_cache_is_this_environments(monkeypatch, tmp_path):
     """The cache holds compiled files under their sources' paths: filled once for another
-    environment (another venv, another checkout), it would hold nothing this one imports, and
-    every sandbox would compile numpy, scikit-learn and matplotlib again."""
+    environment (another venv, another checkout, a venv made again at the same path) or left
+    half-filled, it would hold nothing or stale files for what this one imports, and every
+    sandbox would compile numpy, scikit-learn and matplotlib again."""
     monkeypatch.syspath_prepend(str(LABS / "grader"))
     import labgrader.sandbox
 
@@ -1518,3 +1519,15 @@ def test_the_sandboxes_bytecode_cache_is_this_environments(monkeypatch, tmp_path
     assert compiled.exists(), f"numpy is not compiled in {mine}"
     monkeypatch.setattr(sys, "prefix", str(tmp_path / "another-venv"))
     assert labgrader.sandbox.bytecode_cache() != mine
+    # a venv made again at the same path: its files are new, the compiled ones stale
+    venv = tmp_path / "venv"
+    venv.mkdir()
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    monkeypatch.setattr(sys, "prefix", str(venv))
+    first = labgrader.sandbox.bytecode_cache()
+    os.utime(venv / "pyvenv.cfg", ns=(10**18, 10**18))
+    assert labgrader.sandbox.bytecode_cache() != first
+    # a filling killed half-way leaves no stamp: the next call fills the folder again
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "killed"))
+    monkeypatch.setattr(sys, "executable", "/bin/false")
+    assert not (labgrader.sandbox.bytecode_cache() / "warm.txt").exists()

@@ -86,8 +86,12 @@ def bytecode_cache():
 
     The compiled files are stored under the paths of their sources, so each Python environment
     (``sys.prefix``) and perclib checkout has a folder of its own: a cache filled for another
-    environment would hold nothing this one imports."""
-    where = f"{sys.prefix}\0{_perclib_dir()}".encode()
+    environment would hold nothing this one imports. A venv made again at the same path (its
+    ``pyvenv.cfg`` is new) gets a new folder too: its files are new, the old compiled ones stale.
+    The folder counts as filled once the filling process has exited normally."""
+    made = pathlib.Path(sys.prefix, "pyvenv.cfg")
+    made = made.stat().st_mtime_ns if made.exists() else 0
+    where = f"{sys.prefix}\0{made}\0{_perclib_dir()}".encode()
     folder = pathlib.Path(
         os.environ.get("LABS_PYCACHE")
         or pathlib.Path(os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache"))
@@ -100,10 +104,12 @@ def bytecode_cache():
         env = {**os.environ, "PYTHONPYCACHEPREFIX": str(folder), "MPLBACKEND": "Agg"}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPATH"] = str(_perclib_dir().parent)
-        code = "".join(f"import {name}\n" for name in WARM_IMPORTS)
-        subprocess.run([sys.executable, "-c", code], env=env, check=False,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-        stamp.write_text(" ".join(WARM_IMPORTS) + "\n")
+        # a module that cannot be imported here is compiled in the sandbox, as without a cache
+        code = "".join(f"try:\n import {name}\nexcept Exception:\n pass\n" for name in WARM_IMPORTS)
+        done = subprocess.run([sys.executable, "-c", code], env=env, check=False,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        if done.returncode == 0:  # not killed half-way: else the next call fills it again
+            stamp.write_text(" ".join(WARM_IMPORTS) + "\n")
     return folder
 
 
