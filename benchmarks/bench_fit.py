@@ -346,9 +346,8 @@ def table(main, avg, mc, mem, nb, repeats, ref_repeats, load, scan):
         f"`X.sum()` {scan['sum'] * 1e3:.1f} ms ({gbs['sum']:.0f} GB/s), "
         f"`np.einsum('ij,j->i', X, w)` {scan['einsum'] * 1e3:.1f} ms ({gbs['einsum']:.0f} GB/s), "
         f"BLAS `X @ w` {scan['blas'] * 1e3:.1f} ms ({gbs['blas']:.0f} GB/s). scikit-learn's epoch "
-        f"takes about {sw / main['epochs'] * 1e3:.1f} ms; the fast scan streams each chunk with "
-        "einsum and scores again with BLAS only the rows after a mistake, which are then in the "
-        "cache.",
+        f"takes about {sw / main['epochs'] * 1e3:.1f} ms; the block scan scores each window of "
+        "rows with one BLAS product and, after a mistake, scores again from the row after it.",
     ]
     lines += [
         "",
