@@ -21,6 +21,7 @@ and gives the notebook ``check``, ``check_function`` and ``show_solution``.
 
 from __future__ import annotations
 
+import functools
 import html
 import inspect
 import numbers
@@ -849,8 +850,9 @@ def _package(obj):
 
 def library_uses(func, packages):
     """The names through which ``func`` reaches ``packages`` (top-level names, "sklearn"): an
-    import in its body, a global or closure variable bound to one of their modules or to anything
-    defined there; functions defined in ``func`` or reached through a variable are searched too.
+    import in its body, a global, closure variable or argument default bound to one of their
+    modules or to anything defined there (also inside a ``functools.partial``); functions defined
+    in ``func`` or reached through a variable are searched too.
 
     >>> from sklearn.linear_model import Perceptron
     >>> def fit_sklearn(X, y):
@@ -862,12 +864,23 @@ def library_uses(func, packages):
     """
     found, seen = set(), set()
 
+    def reach(name, obj):
+        obj = obj.func if isinstance(obj, functools.partial) else obj
+        if _package(obj) in packages:
+            found.add(name)
+        elif isinstance(obj, types.FunctionType):
+            search(obj)
+
     def search(f):
         code = getattr(f, "__code__", None)
         if code is None or code in seen:
             return
         seen.add(code)
         cells = dict(zip(code.co_freevars, getattr(f, "__closure__", None) or ()))
+        defaults = getattr(f, "__defaults__", None) or ()
+        named = code.co_varnames[code.co_argcount - len(defaults) : code.co_argcount]
+        for name, value in [*zip(named, defaults), *(f.__kwdefaults__ or {}).items()]:
+            reach(name, value)  # def fit(X, y, kernel=rbf_kernel): a default is a variable too
         codes = [code]
         while codes:
             c = codes.pop()
@@ -879,10 +892,7 @@ def library_uses(func, packages):
                     obj = cells[name].cell_contents if name in cells else f.__globals__[name]
                 except (KeyError, ValueError):  # not a global, or an empty cell
                     continue
-                if _package(obj) in packages:
-                    found.add(name)
-                elif isinstance(obj, types.FunctionType):
-                    search(obj)
+                reach(name, obj)
 
     search(func)
     return found

@@ -2,6 +2,7 @@
 oracle; an exercise set's checks on toy exercises of each kind (the notebooks' own exercises:
 test_notebook_exercises.py)."""
 
+import functools
 import itertools
 import pathlib
 
@@ -684,6 +685,28 @@ def _recursive(X, y, depth=0):
     return _recursive(X, y, depth + 1) if depth < 1 else _own(X, y)
 
 
+def _via_default(X, y, model=SkPerceptron):
+    return model().fit(X, y)
+
+
+def _via_keyword_default(X, y, *, fit=_via_global_class):
+    return fit(X, y)
+
+
+_PARTIAL = functools.partial(_via_global_class)
+
+
+def _via_partial(X, y):
+    return _PARTIAL(X, y)
+
+
+_FIT = functools.partial(_MODEL.fit)
+
+
+def _via_partial_default(X, y, fit=_FIT):
+    return fit(X, y)
+
+
 @pytest.mark.parametrize(
     "func, names",
     [
@@ -701,6 +724,10 @@ def _recursive(X, y, depth=0):
         (_closure_over(_own), set()),
         (_own, set()),
         (_recursive, set()),  # a function that calls itself is searched once
+        (_via_default, {"model"}),  # an argument's default bound to a library's class
+        (_via_keyword_default, {"SkPerceptron"}),  # a keyword-only default: a helper that wraps
+        (_via_partial, {"SkPerceptron"}),  # functools.partial of a helper that wraps
+        (_via_partial_default, {"fit"}),  # a partial of a library's method as a default
     ],
 )
 def test_library_uses_finds_each_way_of_reaching_a_library(func, names):
